@@ -1,0 +1,101 @@
+/**
+ * Builds the server: plugins in order (cookies, security headers and CSRF, error envelope,
+ * sessions, metrics, OpenAPI), every feature's routes under /api, and the built console at /.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config';
+import type { AppContext } from './context';
+import { openDatabase } from './db/connect';
+import { createSealer, loadMasterKey } from './lib/crypto';
+import { createMailer } from './lib/mailer';
+import { createOutboxSms } from './lib/sms';
+import { authPlugin } from './plugins/app/auth';
+import { errorHandlerPlugin, sendError } from './plugins/app/error-handler';
+import { createMetrics, metricsPlugin } from './plugins/app/metrics';
+import { securityPlugin } from './plugins/external/security';
+import { registerAccountRoutes } from './features/account/routes';
+import { registerAuthRoutes } from './features/auth/routes';
+import { registerCompanyRoutes } from './features/company/routes';
+import { registerFileRoutes } from './features/files/routes';
+import { registerSshKeyRoutes } from './features/ssh-keys/routes';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+}
+
+/** Uploads are JSON with base64 content: documents of 10 MB need room for the encoding. */
+const BODY_LIMIT = 16 * 1024 * 1024;
+
+export async function buildApp(config: AppConfig, overrides: Partial<AppContext> = {}): Promise<BuiltApp> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const ctx: AppContext = {
+    config,
+    db: db.kysely,
+    dialect: db.dialect,
+    sealer: createSealer(loadMasterKey(config.masterKey, config.dataDir)),
+    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir }),
+    sms: createOutboxSms(config.dataDir),
+    ...overrides,
+  };
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    logger: {
+      level: config.logLevel,
+      // Query strings carry reset codes and similar; headers carry cookies. Neither is logged.
+      serializers: {
+        req: (req) => ({ method: req.method, url: String(req.url).split('?')[0], remoteAddress: req.ip }),
+      },
+      redact: { paths: ['req.headers', 'body', '*.password', '*.pwd', '*.secret', '*.code'], censor: '[redacted]' },
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onClose', async () => db.kysely.destroy());
+
+  await app.register(cookie);
+  await app.register(securityPlugin({ secureCookies: config.secureCookies }));
+  await app.register(errorHandlerPlugin);
+  await app.register(authPlugin(ctx));
+  await app.register(metricsPlugin(createMetrics(), process.env.METRICS_TOKEN ?? null));
+  await app.register(swagger, {
+    openapi: { info: { title: 'Portcullis API', version: '0.1.0' }, servers: [{ url: '/api' }] },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      registerAuthRoutes(api, ctx);
+      registerAccountRoutes(api, ctx);
+      registerFileRoutes(api, ctx);
+      registerCompanyRoutes(api, ctx);
+      registerSshKeyRoutes(api, ctx);
+    },
+    { prefix: '/api' },
+  );
+
+  const dist = config.consoleDist;
+  const hasConsole = dist !== null && fs.existsSync(path.join(dist, 'index.html'));
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: dist, wildcard: false, index: ['index.html'] });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    // The console is a single-page app: its routes all load index.html.
+    if (hasConsole && request.method === 'GET' && !request.url.startsWith('/api/')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return sendError(request, reply, 'RouteNotFound');
+  });
+
+  return { app, ctx };
+}

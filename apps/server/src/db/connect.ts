@@ -1,0 +1,56 @@
+/**
+ * Opens the database (SQLite file by default, PostgreSQL for a postgres:// URL) and brings its
+ * schema up to date.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import type { Database } from './schema';
+import { migrationsFor, type Dialect } from './migrations/index';
+
+// PostgreSQL returns int8 as text; our int8 columns are epoch seconds, well inside 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+}
+
+export async function openDatabase(options: {
+  databaseUrl: string | null;
+  dataDir: string;
+}): Promise<Db> {
+  let kysely: Kysely<Database>;
+  let dialect: Dialect;
+  if (options.databaseUrl) {
+    dialect = 'postgres';
+    kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }),
+      }),
+    });
+  } else {
+    dialect = 'sqlite';
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    const file = new SQLite(path.join(options.dataDir, 'portcullis.db'));
+    file.pragma('journal_mode = WAL');
+    file.pragma('foreign_keys = ON');
+    file.pragma('busy_timeout = 5000');
+    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  }
+  await migrate(kysely, dialect);
+  return { kysely, dialect };
+}
+
+async function migrate(kysely: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(dialect) };
+  const { error, results } = await new Migrator({ db: kysely, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * One migration set for SQLite and PostgreSQL. The only differences between the two are the
+ * auto-increment key and the width of time columns, which the context supplies.
+ */
+import type { ColumnDataType, ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
+import * as foundation from './001-foundation';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface MigrationContext {
+  dialect: Dialect;
+  /** Column type of an auto-increment id. */
+  id: ColumnDataType;
+  /** Column type of epoch seconds (64-bit on PostgreSQL). */
+  time: ColumnDataType;
+  primaryId(c: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+}
+
+interface ContextMigration {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on an untyped handle
+  up(db: Kysely<any>, ctx: MigrationContext): Promise<void>;
+}
+
+const MIGRATIONS: Record<string, ContextMigration> = {
+  '001-foundation': foundation,
+};
+
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  const ctx: MigrationContext =
+    dialect === 'sqlite'
+      ? { dialect, id: 'integer', time: 'integer', primaryId: (c) => c.primaryKey().autoIncrement() }
+      : { dialect, id: 'serial', time: 'bigint', primaryId: (c) => c.primaryKey() };
+  return Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, ctx) }]),
+  );
+}

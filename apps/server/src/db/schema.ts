@@ -1,0 +1,173 @@
+/**
+ * Table types for Kysely. Times are epoch seconds; booleans are 0/1 integers so one
+ * migration set serves SQLite and PostgreSQL alike.
+ */
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+export interface CompanyTable {
+  id: Generated<number>;
+  domain: string;
+  /** Lower-cased domain, unique: team IDs compare without case. */
+  domain_key: string;
+  full_name: string;
+  contact_name: string;
+  contact_address: string;
+  contact_phone: string;
+  email: string;
+  password_strength: number;
+  company_mfa: number;
+  reset_password: number;
+  session_expire_time: number;
+  ip_whitelist: string;
+  admin_whitelist: string;
+  sso_open: number;
+  sso_login_url: string;
+  created_at: number;
+}
+
+export interface PlanTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  account_limit: number;
+  network_limit: number;
+  resource_limit: number;
+  shared_resource_limit: number;
+  shared_network_limit: number;
+  log_back_days: number;
+  start_time: number;
+  expire_time: number | null;
+  created_at: number;
+}
+
+export interface AccountTable {
+  id: Generated<number>;
+  company_id: number;
+  account: string;
+  name: string;
+  password_hash: string | null;
+  password_level: number;
+  password_changed_at: number | null;
+  password_set_by_admin: number;
+  is_admin: number;
+  is_owner: number;
+  status: number;
+  avatar: string;
+  mobile: string;
+  otp_enabled: number;
+  otp_secret: string | null;
+  otp_pending_secret: string | null;
+  otp_last_step: number;
+  last_login_time: number | null;
+  last_login_ip: string;
+  created_at: number;
+}
+
+export interface SessionTable {
+  id: string;
+  account_id: number;
+  company_id: number;
+  stage: string;
+  ip: string;
+  user_agent: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+export interface LoginFailureTable {
+  id: Generated<number>;
+  domain_key: string;
+  username: string;
+  ip: string;
+  created_at: number;
+}
+
+export interface LoginLogTable {
+  id: Generated<number>;
+  company_id: number | null;
+  account_id: number | null;
+  account: string;
+  admin: number | null;
+  ip: string;
+  success: number;
+  reason: string;
+  created_at: number;
+}
+
+export interface CaptchaTable {
+  id: string;
+  answer: string;
+  expires_at: number;
+}
+
+export interface ResetTokenTable {
+  token_hash: string;
+  account_id: number;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface SmsCodeTable {
+  id: Generated<number>;
+  account_id: number;
+  mobile: string;
+  code_hash: string;
+  attempts: number;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface FileTable {
+  uuid: string;
+  company_id: number;
+  account_id: number;
+  kind: string;
+  file_name: string;
+  extension: string;
+  file_size: number;
+  created_at: number;
+}
+
+export interface AccountPubkeyTable {
+  id: Generated<number>;
+  company_id: number;
+  account_id: number;
+  title: string;
+  key_type: string;
+  fingerprint: string;
+  pubkey: string;
+  create_time: number;
+  last_time: number | null;
+}
+
+/** Live and past tunnel sessions; later issues add the session's details. */
+export interface TunnelConnectionTable {
+  id: Generated<number>;
+  company_id: number;
+  account_id: number;
+  created_at: number;
+  ended_at: number | null;
+}
+
+export interface Database {
+  company: CompanyTable;
+  plan: PlanTable;
+  account: AccountTable;
+  session: SessionTable;
+  login_failure: LoginFailureTable;
+  login_log: LoginLogTable;
+  captcha: CaptchaTable;
+  reset_token: ResetTokenTable;
+  sms_code: SmsCodeTable;
+  file: FileTable;
+  account_pubkey: AccountPubkeyTable;
+  tunnel_connection: TunnelConnectionTable;
+}
+
+export type CompanyRow = Selectable<CompanyTable>;
+export type AccountRow = Selectable<AccountTable>;
+export type PlanRow = Selectable<PlanTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type NewAccount = Insertable<AccountTable>;

@@ -1,0 +1,94 @@
+/**
+ * The signed-in account: its reply, name and avatar, password, mobile number.
+ */
+import { MOBILE_PATTERN, SMS_CODE_LENGTH, SMS_CODE_TTL_SECONDS, type CurrentAccount } from '@portcullis/contract';
+import type { AppContext } from '../../context';
+import type { AccountRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { randomDigits, safeEqual, sha256Hex } from '../../lib/crypto';
+import { nowSeconds } from '../../lib/time';
+import { endAccountSessions, setSessionStage, type AuthContext } from '../../plugins/app/auth';
+import { currentPlan, planReply } from '../accounts';
+import { assertStrongEnough, owesPasswordChange, passwordColumns, teamLevel } from '../auth/passwords';
+
+/** A code may be asked for again after this long. */
+const SMS_RESEND_SECONDS = 60;
+const SMS_MAX_ATTEMPTS = 5;
+
+export function avatarUrl(account: Pick<AccountRow, 'avatar'>): string {
+  return account.avatar ? `/api/file/${account.avatar}` : '';
+}
+
+export async function currentAccountReply(ctx: AppContext, auth: AuthContext): Promise<CurrentAccount> {
+  const { account, company } = auth;
+  const level = teamLevel(company);
+  return {
+    id: account.id,
+    name: account.name,
+    account: account.account,
+    is_admin: account.is_admin,
+    avatar: avatarUrl(account),
+    mobile: account.mobile,
+    otp_enabled: account.otp_enabled === 1,
+    company_mfa: company.company_mfa === 1,
+    op: owesPasswordChange(account, company) ? 'change_pwd' : '',
+    current_plan: planReply(await currentPlan(ctx, company.id)),
+    password_strength: { level, password_ok: account.password_level >= level },
+    company: { id: company.id, domain: company.domain, full_name: company.full_name },
+    last_login_time: account.last_login_time,
+    last_login_ip: account.last_login_ip,
+  };
+}
+
+export async function changeOwnPassword(ctx: AppContext, auth: AuthContext, password: string): Promise<void> {
+  assertStrongEnough(auth.company, password);
+  const columns = await passwordColumns(password, false);
+  await ctx.db.updateTable('account').set(columns).where('id', '=', auth.account.id).execute();
+  Object.assign(auth.account, columns);
+  // Other browsers signed in with the old password are signed out.
+  await endAccountSessions(ctx, auth.account.id, auth.session.id);
+  if (auth.session.stage === 'change_pwd') {
+    const next = auth.company.company_mfa === 1 && auth.account.otp_enabled === 0 ? 'bind_mfa' : 'full';
+    await setSessionStage(ctx, auth, next);
+  }
+}
+
+export async function sendMobileCode(ctx: AppContext, auth: AuthContext, mobile: string): Promise<void> {
+  if (!MOBILE_PATTERN.test(mobile)) throw new AppError('InvalidParameter', { field: 'mobile' }, { field: 'mobile' });
+  if (mobile === auth.account.mobile) throw new AppError('InvalidParameter', { field: 'mobile' }, { field: 'mobile' });
+  const now = nowSeconds();
+  const recent = await ctx.db
+    .selectFrom('sms_code')
+    .select('id')
+    .where('account_id', '=', auth.account.id)
+    .where('created_at', '>', now - SMS_RESEND_SECONDS)
+    .executeTakeFirst();
+  if (recent) throw new AppError('AlreadySendSMS');
+  const code = randomDigits(SMS_CODE_LENGTH);
+  await ctx.db.deleteFrom('sms_code').where('account_id', '=', auth.account.id).execute();
+  await ctx.db
+    .insertInto('sms_code')
+    .values({ account_id: auth.account.id, mobile, code_hash: sha256Hex(code), attempts: 0, expires_at: now + SMS_CODE_TTL_SECONDS, created_at: now })
+    .execute();
+  try {
+    await ctx.sms.send(mobile, `Your Portcullis verification code is ${code}. It is valid for 5 minutes.`);
+  } catch (error) {
+    throw new AppError('SMSSendFail', {}, { cause: error });
+  }
+}
+
+export async function verifyMobile(ctx: AppContext, auth: AuthContext, mobile: string, code: string): Promise<void> {
+  const row = await ctx.db
+    .selectFrom('sms_code')
+    .selectAll()
+    .where('account_id', '=', auth.account.id)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  const valid = row && row.mobile === mobile && row.expires_at > nowSeconds() && row.attempts < SMS_MAX_ATTEMPTS;
+  if (!row || !valid || !safeEqual(row.code_hash, sha256Hex(code))) {
+    if (row) await ctx.db.updateTable('sms_code').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+    throw new AppError('VerificationCodeIncorrect');
+  }
+  await ctx.db.deleteFrom('sms_code').where('account_id', '=', auth.account.id).execute();
+  await ctx.db.updateTable('account').set({ mobile }).where('id', '=', auth.account.id).execute();
+}

@@ -1,0 +1,20 @@
+export * from './account';
+export * from './auth';
+export * from './common';
+export * from './constants';
+export * from './errors';
+export * from './http';
+export * from './messages';
+export * from './password';
+export * from './roles';
+export * from './version';
+
+import { accountRoutes } from './account';
+import { authRoutes } from './auth';
+import type { RouteDescriptor } from './http';
+
+/** Every API route; the server registers exactly these and the role-walk test visits each. */
+export const ALL_ROUTES: readonly RouteDescriptor[] = [
+  ...Object.values(authRoutes),
+  ...Object.values(accountRoutes),
+];
