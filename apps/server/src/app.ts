@@ -34,7 +34,15 @@ export interface BuiltApp {
 /** Uploads are JSON with base64 content: documents of 10 MB need room for the encoding. */
 const BODY_LIMIT = 16 * 1024 * 1024;
 
-export async function buildApp(config: AppConfig, overrides: Partial<AppContext> = {}): Promise<BuiltApp> {
+export interface BuildOptions {
+  /** Replaces parts of the context (tests swap the SMS provider, for instance). */
+  overrides?: Partial<AppContext>;
+  /** Where JSON logs go (stdout by default); tests read them to prove no secret is logged. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<BuiltApp> {
+  const { overrides = {}, logStream } = options;
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const ctx: AppContext = {
     config,
@@ -51,6 +59,7 @@ export async function buildApp(config: AppConfig, overrides: Partial<AppContext>
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     logger: {
       level: config.logLevel,
+      ...(logStream && { stream: logStream }),
       // Query strings carry reset codes and similar; headers carry cookies. Neither is logged.
       serializers: {
         req: (req) => ({ method: req.method, url: String(req.url).split('?')[0], remoteAddress: req.ip }),
