@@ -63,7 +63,10 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   // Links in mails must point at this server.
   ctx.config.publicUrl = address;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   return {
     baseUrl: address,
@@ -91,7 +94,11 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
 export async function captchaAnswer(e2e: E2E, context: BrowserContext): Promise<string> {
   const cookie = (await context.cookies()).find((c) => c.name === 'pc_captcha');
   if (!cookie) throw new Error('the page has not loaded a captcha');
-  const row = await e2e.ctx.db.selectFrom('captcha').select('answer').where('id', '=', sha256Hex(cookie.value)).executeTakeFirst();
+  const row = await e2e.ctx.db
+    .selectFrom('captcha')
+    .select('answer')
+    .where('id', '=', sha256Hex(cookie.value))
+    .executeTakeFirst();
   if (!row) throw new Error('captcha already used or expired');
   return row.answer;
 }
@@ -120,7 +127,9 @@ export function lastMailLink(e2e: E2E): string {
 export function lastSmsCode(e2e: E2E): string {
   const all = outbox(e2e, 'sms');
   const last = all[all.length - 1];
-  const code = last ? /\b(\d{6})\b/.exec((JSON.parse(last) as { text: string }).text)?.[1] : undefined;
+  const code = last
+    ? /\b(\d{6})\b/.exec((JSON.parse(last) as { text: string }).text)?.[1]
+    : undefined;
   if (!code) throw new Error('no SMS code in the outbox');
   return code;
 }
@@ -132,7 +141,11 @@ export function lastSmsCode(e2e: E2E): string {
  */
 export function totpCodes(secret: string): { previous: string; current: string; next: string } {
   const step = totpStep(nowSeconds());
-  return { previous: totpAt(secret, step - 1), current: totpAt(secret, step), next: totpAt(secret, step + 1) };
+  return {
+    previous: totpAt(secret, step - 1),
+    current: totpAt(secret, step),
+    next: totpAt(secret, step + 1),
+  };
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -9,7 +9,11 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import { openDatabase } from './db/connect';
@@ -49,7 +53,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     db: db.kysely,
     dialect: db.dialect,
     sealer: createSealer(loadMasterKey(config.masterKey, config.dataDir)),
-    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir }),
+    mailer: createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      dataDir: config.dataDir,
+    }),
     sms: createOutboxSms(config.dataDir),
     ...overrides,
   };
@@ -62,9 +70,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       ...(logStream && { stream: logStream }),
       // Query strings carry reset codes and similar; headers carry cookies. Neither is logged.
       serializers: {
-        req: (req) => ({ method: req.method, url: String(req.url).split('?')[0], remoteAddress: req.ip }),
+        req: (req) => ({
+          method: req.method,
+          url: String(req.url).split('?')[0],
+          remoteAddress: req.ip,
+        }),
       },
-      redact: { paths: ['req.headers', 'body', '*.password', '*.pwd', '*.secret', '*.code'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers', 'body', '*.password', '*.pwd', '*.secret', '*.code'],
+        censor: '[redacted]',
+      },
     },
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -45,7 +45,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mailFrom: env.MAIL_FROM ?? 'Portcullis <no-reply@portcullis.local>',
     masterKey: env.PORTCULLIS_MASTER_KEY?.trim() || null,
     bannerText: env.PORTCULLIS_BANNER?.trim() || null,
-    consoleDist: env.CONSOLE_DIST === '' ? null : path.resolve(env.CONSOLE_DIST ?? 'apps/console/dist'),
+    consoleDist:
+      env.CONSOLE_DIST === '' ? null : path.resolve(env.CONSOLE_DIST ?? 'apps/console/dist'),
     trustedProxies: (env.TRUSTED_PROXIES ?? '')
       .split(',')
       .map((s) => s.trim())

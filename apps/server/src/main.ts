@@ -17,7 +17,9 @@ async function main(): Promise<void> {
       '  Portcullis first run: your team is ready.',
       `    Team ID:  ${first.domain}`,
       `    Account:  ${first.adminEmail}`,
-      first.generatedPassword ? `    Password: ${first.generatedPassword}   (shown only this once)` : '    Password: the one in PORTCULLIS_ADMIN_PASSWORD',
+      first.generatedPassword
+        ? `    Password: ${first.generatedPassword}   (shown only this once)`
+        : '    Password: the one in PORTCULLIS_ADMIN_PASSWORD',
       `  Open ${config.publicUrl}/login`,
       '',
     ];

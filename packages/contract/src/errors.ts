@@ -34,7 +34,11 @@ export const ERRORS = {
   ParamError: def(400, 'Parameter error', '参数错误'),
   Timeout: def(504, 'Timed out', '超时'),
   /** Too many calls from one account or address in a short time. */
-  TooManyRequests: def(429, 'Too many requests, please try again later', '请求过于频繁，请稍后再试'),
+  TooManyRequests: def(
+    429,
+    'Too many requests, please try again later',
+    '请求过于频繁，请稍后再试',
+  ),
   /** A state-changing call without the CSRF token the console sends. */
   CsrfTokenInvalid: def(
     403,
@@ -74,7 +78,11 @@ export const ERRORS = {
     '链接已过期或已被使用',
   ),
   MfaCodeError: def(400, 'The MFA code is incorrect', 'MFA验证码错误'),
-  MfaKeyError: def(400, 'The MFA key is invalid; start the binding again', 'MFA密钥无效，请重新绑定'),
+  MfaKeyError: def(
+    400,
+    'The MFA key is invalid; start the binding again',
+    'MFA密钥无效，请重新绑定',
+  ),
   NeedMfaLogin: def(401, 'Enter the MFA code to finish logging in', '请输入MFA验证码完成登录'),
   /** The session must change its password before anything else. */
   NeedChangePassword: def(403, 'Please change your password first', '请先修改密码'),
@@ -95,13 +103,13 @@ export const ERRORS = {
     '资源列表为空，请检查！',
   ),
   FileTypeError: def(400, 'Please upload the correct form!', '请上传正确的表格！'),
-  FileDataError: def(400, 'Row {row}, column {column}: {reason}', '第{row}行第{column}列：{reason}'),
-  FileResourceExist: def(409, 'Intranet IP: {ips} exist!', '内网IP：{ips} 已存在！'),
-  FileTooLarge: def(
-    413,
-    'The maximum supported file size is {size}.',
-    '文件大小最大支持{size}。',
+  FileDataError: def(
+    400,
+    'Row {row}, column {column}: {reason}',
+    '第{row}行第{column}列：{reason}',
   ),
+  FileResourceExist: def(409, 'Intranet IP: {ips} exist!', '内网IP：{ips} 已存在！'),
+  FileTooLarge: def(413, 'The maximum supported file size is {size}.', '文件大小最大支持{size}。'),
 
   // Not found
   FileNotFound: notFound('file', '文件'),
@@ -130,7 +138,11 @@ export const ERRORS = {
   RouteNotFound: def(404, 'Not found', '未找到'),
 
   // Administration
-  EndpointRequire: def(400, 'At least one endpoint is required in the pool', '资源池至少需要一个端点'),
+  EndpointRequire: def(
+    400,
+    'At least one endpoint is required in the pool',
+    '资源池至少需要一个端点',
+  ),
   BatchCreateFailed: def(400, 'Batch creation failed', '批量创建失败'),
   BatchDeleteFailed: def(400, 'Batch deletion failed', '批量删除失败'),
   AccountExist: def(409, 'The account already exists', '账号已存在'),
@@ -148,7 +160,11 @@ export const ERRORS = {
   NetworkHasResources: def(400, 'Cluster still has resources', '集群中仍有资源'),
   NetworkHasBeenShared: def(400, 'The cluster has been shared', '集群已被共享'),
   NetworkCannotShare: def(400, 'This cluster cannot be shared', '该集群不能共享'),
-  NetworkAlreadyShared: def(409, 'The cluster is already shared with this team', '集群已共享给该团队'),
+  NetworkAlreadyShared: def(
+    409,
+    'The cluster is already shared with this team',
+    '集群已共享给该团队',
+  ),
   NetworkUnavailable: def(400, 'The cluster is unavailable', '集群不可用'),
   NetmaskTooSmall: def(400, 'e.g. {ip}/24, and only supports 24-32', '例如 {ip}/24，仅支持24-32'),
   SharedNetworkCannotChangeLogFilter: def(
@@ -172,9 +188,17 @@ export const ERRORS = {
   SetAutologinFailed: def(400, 'Failed to set up key login', '设置密钥登录失败'),
   HostsTypeError: def(400, 'Unsupported hosts export type', '不支持的主机导出类型'),
   InvalidResource: def(400, 'The resource is invalid', '资源无效'),
-  IncorrectInstanceStatus: def(400, 'The instance is not in a state that allows this', '实例状态不允许此操作'),
+  IncorrectInstanceStatus: def(
+    400,
+    'The instance is not in a state that allows this',
+    '实例状态不允许此操作',
+  ),
   AkError: def(400, 'Confirm the AK and SK are correct', '请确认AK和SK是否正确'),
-  PermissionError: def(403, 'Grant read-only cloud access to the key', '请为该密钥授予云资源只读权限'),
+  PermissionError: def(
+    403,
+    'Grant read-only cloud access to the key',
+    '请为该密钥授予云资源只读权限',
+  ),
 
   // Codes, sessions and governance
   TunnelIsOnline: def(409, 'The code is in use by an online session', '连接码正在被在线会话使用'),
@@ -191,11 +215,7 @@ export const ERRORS = {
   CommandExist: def(409, 'The command already exists', '命令已存在'),
   NetworkSafeModeNotOpen: def(400, 'cluster safe_mode is not open', '集群未开启安全模式'),
   ApplicationExist: def(409, 'An application is already pending', '已有待审批的申请'),
-  NeedApplicationSafeMode: def(
-    400,
-    'Apply for the non-security mode first',
-    '请先申请非安全模式',
-  ),
+  NeedApplicationSafeMode: def(400, 'Apply for the non-security mode first', '请先申请非安全模式'),
   OSSFileArchived: def(409, 'The recording is archived; restore it first', '录像已归档，请先解冻'),
   OSSFileRestoring: def(409, 'The recording is being restored', '录像正在解冻中'),
 
@@ -203,15 +223,15 @@ export const ERRORS = {
   SubscribeForbidden: def(403, 'Subscribing is not allowed', '不允许订阅'),
   UpgradeSubscriptionFailed: def(400, 'Failed to upgrade the subscription', '升级订阅失败'),
   CannotUpgradeSubscription: def(400, 'The subscription cannot be upgraded', '该订阅无法升级'),
-  SubscribeOvertime: def(
-    400,
-    'The maximum subscription length is 12',
-    '订阅时长最长为12',
-  ),
+  SubscribeOvertime: def(400, 'The maximum subscription length is 12', '订阅时长最长为12'),
   SubscriptionFailed: def(400, 'Subscription failed', '订阅失败'),
   NeedRenewOrUpdate: def(402, 'Please renew or upgrade the plan', '请续费或升级套餐'),
   InvoiceTitleNeedCheck: def(400, 'The invoice title needs checking', '发票抬头需要审核'),
-  NeedInvoiceTitleAndAddress: def(400, 'An invoice title and address are required', '需要发票抬头和地址'),
+  NeedInvoiceTitleAndAddress: def(
+    400,
+    'An invoice title and address are required',
+    '需要发票抬头和地址',
+  ),
   NeedInvoiceSubscriptions: def(400, 'Choose the subscriptions to invoice', '请选择需要开票的订阅'),
   SalesSystemError: def(502, 'The sales system returned an error', '销售系统异常'),
 } as const satisfies Record<string, ErrorDefinition>;

@@ -5,11 +5,22 @@ import type { AppContext } from '../context';
 import type { AccountRow, CompanyRow, PlanRow } from '../db/schema';
 import { nowSeconds } from '../lib/time';
 
-export async function findCompanyByDomain(ctx: AppContext, domain: string): Promise<CompanyRow | undefined> {
-  return ctx.db.selectFrom('company').selectAll().where('domain_key', '=', domain.trim().toLowerCase()).executeTakeFirst();
+export async function findCompanyByDomain(
+  ctx: AppContext,
+  domain: string,
+): Promise<CompanyRow | undefined> {
+  return ctx.db
+    .selectFrom('company')
+    .selectAll()
+    .where('domain_key', '=', domain.trim().toLowerCase())
+    .executeTakeFirst();
 }
 
-export async function findAccount(ctx: AppContext, companyId: number, account: string): Promise<AccountRow | undefined> {
+export async function findAccount(
+  ctx: AppContext,
+  companyId: number,
+  account: string,
+): Promise<AccountRow | undefined> {
   return ctx.db
     .selectFrom('account')
     .selectAll()
@@ -19,7 +30,10 @@ export async function findAccount(ctx: AppContext, companyId: number, account: s
 }
 
 /** The plan in force now: the latest one started and not yet expired. */
-export async function currentPlan(ctx: AppContext, companyId: number): Promise<PlanRow | undefined> {
+export async function currentPlan(
+  ctx: AppContext,
+  companyId: number,
+): Promise<PlanRow | undefined> {
   const now = nowSeconds();
   return ctx.db
     .selectFrom('plan')

@@ -9,7 +9,11 @@ export class AppError extends Error {
   readonly params: ErrorParams;
   readonly field: string | undefined;
 
-  constructor(code: ErrorCode, params: ErrorParams = {}, options: { field?: string; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    params: ErrorParams = {},
+    options: { field?: string; cause?: unknown } = {},
+  ) {
     super(code, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;

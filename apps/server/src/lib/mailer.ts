@@ -23,7 +23,11 @@ export function outboxDir(dataDir: string, kind: 'mail' | 'sms'): string {
   return path.join(dataDir, 'outbox', kind);
 }
 
-export function createMailer(options: { smtpUrl: string | null; from: string; dataDir: string }): Mailer {
+export function createMailer(options: {
+  smtpUrl: string | null;
+  from: string;
+  dataDir: string;
+}): Mailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
@@ -33,7 +37,11 @@ export function createMailer(options: { smtpUrl: string | null; from: string; da
     };
   }
   const dir = outboxDir(options.dataDir, 'mail');
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
   return {
     async send(message) {
       const info = await transport.sendMail({ from: options.from, ...message });

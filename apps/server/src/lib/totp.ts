@@ -67,11 +67,21 @@ export function totpAt(secretBase32: string, step: number): string {
  * The step (within ±`window` of now) whose code matches, or null. Compares every candidate
  * so timing does not reveal which step matched.
  */
-export function matchTotp(secretBase32: string, code: string, nowSec: number, window = 1): number | null {
+export function matchTotp(
+  secretBase32: string,
+  code: string,
+  nowSec: number,
+  window = 1,
+): number | null {
   const current = totpStep(nowSec);
   let found: number | null = null;
   for (let s = current - window; s <= current + window; s++) {
-    if (crypto.timingSafeEqual(Buffer.from(totpAt(secretBase32, s)), Buffer.from(code.padEnd(6).slice(0, 6)))) {
+    if (
+      crypto.timingSafeEqual(
+        Buffer.from(totpAt(secretBase32, s)),
+        Buffer.from(code.padEnd(6).slice(0, 6)),
+      )
+    ) {
       found ??= s;
     }
   }
@@ -82,7 +92,12 @@ export function matchTotp(secretBase32: string, code: string, nowSec: number, wi
  * Binding needs two consecutive codes (spec 1 §5): `first` at step s and `second` at s+1, with
  * s+1 no later than one step ahead of now and s no more than a few steps old.
  */
-export function matchConsecutive(secretBase32: string, first: string, second: string, nowSec: number): number | null {
+export function matchConsecutive(
+  secretBase32: string,
+  first: string,
+  second: string,
+  nowSec: number,
+): number | null {
   const current = totpStep(nowSec);
   for (let s = current - 3; s <= current; s++) {
     if (totpAt(secretBase32, s) === first && totpAt(secretBase32, s + 1) === second) return s + 1;
@@ -92,6 +107,12 @@ export function matchConsecutive(secretBase32: string, first: string, second: st
 
 export function otpauthUri(secretBase32: string, issuer: string, account: string): string {
   const label = encodeURIComponent(`${issuer}:${account}`);
-  const params = new URLSearchParams({ secret: secretBase32, issuer, algorithm: 'SHA1', digits: '6', period: '30' });
+  const params = new URLSearchParams({
+    secret: secretBase32,
+    issuer,
+    algorithm: 'SHA1',
+    digits: '6',
+    period: '30',
+  });
   return `otpauth://totp/${label}?${params.toString()}`;
 }

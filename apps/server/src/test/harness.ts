@@ -34,7 +34,10 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<TestApp> {
   const backend = process.env.TEST_DB ?? 'sqlite';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-test-'));
   let databaseUrl = '';
@@ -93,14 +96,25 @@ export class TestClient {
   csrf = true;
   constructor(private readonly app: FastifyInstance) {}
 
-  async request(method: Method, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    if (!this.cookies.has('pc_csrf')) await this.raw('GET', '/api/v2/utils/notification_banner/csos');
+  async request(
+    method: Method,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
+    if (!this.cookies.has('pc_csrf'))
+      await this.raw('GET', '/api/v2/utils/notification_banner/csos');
     const h: Record<string, string> = { ...headers };
     if (this.csrf && method !== 'GET') h['x-csrf-token'] = this.cookies.get('pc_csrf') ?? '';
     return this.raw(method, url, body, h);
   }
 
-  private async raw(method: Method, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  private async raw(
+    method: Method,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const res = await this.app.inject({
       method,
@@ -109,7 +123,8 @@ export class TestClient {
       ...(body !== undefined && { payload: body as object }),
     });
     for (const c of res.cookies) {
-      if (c.value === '' || (c.expires && c.expires.getTime() < Date.now())) this.cookies.delete(c.name);
+      if (c.value === '' || (c.expires && c.expires.getTime() < Date.now()))
+        this.cookies.delete(c.name);
       else this.cookies.set(c.name, c.value);
     }
     return res;
@@ -129,7 +144,12 @@ export class TestClient {
   }
 
   async login(domain: string, username: string, password: string, captcha?: string) {
-    return this.post('/api/auth/login', { domain, username, password, ...(captcha !== undefined && { captcha }) });
+    return this.post('/api/auth/login', {
+      domain,
+      username,
+      password,
+      ...(captcha !== undefined && { captcha }),
+    });
   }
 }
 
@@ -139,7 +159,11 @@ export async function solveCaptcha(t: TestApp, client: TestClient): Promise<stri
   if (res.statusCode !== 200) throw new Error(`captcha: ${res.statusCode}`);
   const id = client.cookies.get('pc_captcha');
   if (!id) throw new Error('no captcha cookie');
-  const row = await t.ctx.db.selectFrom('captcha').select('answer').where('id', '=', sha256Hex(id)).executeTakeFirstOrThrow();
+  const row = await t.ctx.db
+    .selectFrom('captcha')
+    .select('answer')
+    .where('id', '=', sha256Hex(id))
+    .executeTakeFirstOrThrow();
   return row.answer;
 }
 
@@ -164,7 +188,13 @@ export function lastMailLink(t: TestApp): URL {
 }
 
 /** Adds a member with a role and a password they chose themselves. */
-export async function addMember(t: TestApp, email: string, role: number, password = 'Member#Pass1', companyId = 1) {
+export async function addMember(
+  t: TestApp,
+  email: string,
+  role: number,
+  password = 'Member#Pass1',
+  companyId = 1,
+) {
   const cols = await passwordColumns(password, false);
   return t.ctx.db
     .insertInto('account')
@@ -190,7 +220,11 @@ export async function addMember(t: TestApp, email: string, role: number, passwor
     .executeTakeFirstOrThrow();
 }
 
-export async function signedIn(t: TestApp, email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<TestClient> {
+export async function signedIn(
+  t: TestApp,
+  email = ADMIN_EMAIL,
+  password = ADMIN_PASSWORD,
+): Promise<TestClient> {
   const c = t.client();
   const res = await c.login(TEAM, email, password);
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);

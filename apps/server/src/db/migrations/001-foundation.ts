@@ -73,7 +73,11 @@ export async function up(db: AnyDb, ctx: MigrationContext): Promise<void> {
     .addColumn('created_at', time, (c) => c.notNull())
     .addUniqueConstraint('account_company_account', ['company_id', 'account'])
     .execute();
-  await db.schema.createIndex('account_company_role').on('account').columns(['company_id', 'is_admin']).execute();
+  await db.schema
+    .createIndex('account_company_role')
+    .on('account')
+    .columns(['company_id', 'is_admin'])
+    .execute();
 
   await db.schema
     .createTable('session')
@@ -175,7 +179,11 @@ export async function up(db: AnyDb, ctx: MigrationContext): Promise<void> {
     // One key opens one account at the gateway, so a key belongs to one member of a team.
     .addUniqueConstraint('account_pubkey_fingerprint', ['company_id', 'fingerprint'])
     .execute();
-  await db.schema.createIndex('account_pubkey_account').on('account_pubkey').column('account_id').execute();
+  await db.schema
+    .createIndex('account_pubkey_account')
+    .on('account_pubkey')
+    .column('account_id')
+    .execute();
 
   await db.schema
     .createTable('tunnel_connection')

@@ -28,7 +28,12 @@ const MIGRATIONS: Record<string, ContextMigration> = {
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   const ctx: MigrationContext =
     dialect === 'sqlite'
-      ? { dialect, id: 'integer', time: 'integer', primaryId: (c) => c.primaryKey().autoIncrement() }
+      ? {
+          dialect,
+          id: 'integer',
+          time: 'integer',
+          primaryId: (c) => c.primaryKey().autoIncrement(),
+        }
       : { dialect, id: 'serial', time: 'bigint', primaryId: (c) => c.primaryKey() };
   return Object.fromEntries(
     Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, ctx) }]),

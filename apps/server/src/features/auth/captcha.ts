@@ -12,24 +12,47 @@ import { nowSeconds } from '../../lib/time';
 export const CAPTCHA_COOKIE = 'pc_captcha';
 
 export async function issueCaptcha(ctx: AppContext, reply: FastifyReply): Promise<string> {
-  const captcha = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0oO1lIi', color: true, background: '#f4f6f8' });
+  const captcha = svgCaptcha.create({
+    size: 4,
+    noise: 2,
+    ignoreChars: '0oO1lIi',
+    color: true,
+    background: '#f4f6f8',
+  });
   const id = randomToken(18);
   const now = nowSeconds();
   await ctx.db.deleteFrom('captcha').where('expires_at', '<', now).execute();
   await ctx.db
     .insertInto('captcha')
-    .values({ id: sha256Hex(id), answer: captcha.text.toLowerCase(), expires_at: now + CAPTCHA_TTL_SECONDS })
+    .values({
+      id: sha256Hex(id),
+      answer: captcha.text.toLowerCase(),
+      expires_at: now + CAPTCHA_TTL_SECONDS,
+    })
     .execute();
-  reply.setCookie(CAPTCHA_COOKIE, id, { path: '/api/auth', httpOnly: true, sameSite: 'strict', secure: ctx.config.secureCookies });
+  reply.setCookie(CAPTCHA_COOKIE, id, {
+    path: '/api/auth',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.config.secureCookies,
+  });
   return captcha.data;
 }
 
 /** True when the answer matches the captcha this browser was last shown. */
-export async function checkCaptcha(ctx: AppContext, request: FastifyRequest, answer: string): Promise<boolean> {
+export async function checkCaptcha(
+  ctx: AppContext,
+  request: FastifyRequest,
+  answer: string,
+): Promise<boolean> {
   const id = request.cookies[CAPTCHA_COOKIE];
   if (!id || !answer) return false;
   const key = sha256Hex(id);
-  const row = await ctx.db.selectFrom('captcha').selectAll().where('id', '=', key).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('captcha')
+    .selectAll()
+    .where('id', '=', key)
+    .executeTakeFirst();
   if (!row) return false;
   await ctx.db.deleteFrom('captcha').where('id', '=', key).execute();
   return row.expires_at > nowSeconds() && safeEqual(row.answer, answer.trim().toLowerCase());

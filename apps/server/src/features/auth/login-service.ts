@@ -27,7 +27,11 @@ export function stageAfterSecondFactor(account: AccountRow, company: CompanyRow)
   return 'full';
 }
 
-export function loginReply(account: AccountRow, company: CompanyRow, otpPending: boolean): LoginReply {
+export function loginReply(
+  account: AccountRow,
+  company: CompanyRow,
+  otpPending: boolean,
+): LoginReply {
   return {
     otp_enabled: otpPending,
     op: owesPasswordChange(account, company) ? 'change_pwd' : '',
@@ -51,7 +55,13 @@ export async function login(
     throw new AppError('CaptchaIncorrect');
   }
   if (await isLocked(ctx, key)) {
-    await writeLoginLog(ctx, { ...logBase, accountId: null, admin: null, success: false, reason: 'AccountLocked' });
+    await writeLoginLog(ctx, {
+      ...logBase,
+      accountId: null,
+      admin: null,
+      success: false,
+      reason: 'AccountLocked',
+    });
     throw new AppError('AccountLocked');
   }
 
@@ -69,20 +79,37 @@ export async function login(
     throw new AppError((await isLocked(ctx, key)) ? 'AccountLocked' : 'PasswordError');
   }
   if (found.status !== 0) {
-    await writeLoginLog(ctx, { ...logBase, accountId: found.id, admin: found.is_admin, success: false, reason: 'AccountDisabled' });
+    await writeLoginLog(ctx, {
+      ...logBase,
+      accountId: found.id,
+      admin: found.is_admin,
+      success: false,
+      reason: 'AccountDisabled',
+    });
     throw new AppError('AccountDisabled');
   }
 
   await clearFailures(ctx, key);
   const now = nowSeconds();
   // The level is re-measured at every login, so a team that raises its level catches old passwords.
-  const account: AccountRow = { ...found, password_level: passwordLevelOf(body.password), last_login_time: now, last_login_ip: ip };
+  const account: AccountRow = {
+    ...found,
+    password_level: passwordLevelOf(body.password),
+    last_login_time: now,
+    last_login_ip: ip,
+  };
   await ctx.db
     .updateTable('account')
     .set({ password_level: account.password_level, last_login_time: now, last_login_ip: ip })
     .where('id', '=', account.id)
     .execute();
-  await writeLoginLog(ctx, { ...logBase, accountId: account.id, admin: account.is_admin, success: true, reason: '' });
+  await writeLoginLog(ctx, {
+    ...logBase,
+    accountId: account.id,
+    admin: account.is_admin,
+    success: true,
+    reason: '',
+  });
 
   const otpPending = account.otp_enabled === 1;
   const stage = otpPending ? 'mfa' : stageAfterSecondFactor(account, company);

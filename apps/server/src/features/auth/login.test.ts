@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCKOUT_ATTEMPTS } from '@portcullis/contract';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, addMember, createTestApp, solveCaptcha, TEAM, type TestApp } from '../../test/harness';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  addMember,
+  createTestApp,
+  solveCaptcha,
+  TEAM,
+  type TestApp,
+} from '../../test/harness';
 import { passwordColumns } from './passwords';
 import { nowSeconds } from '../../lib/time';
 import { sha256Hex } from '../../lib/crypto';
@@ -20,7 +28,11 @@ describe('login', () => {
     const cookie = res.cookies.find((k) => k.name === 'pc_session');
     expect(cookie?.httpOnly).toBe(true);
     const me = await c.get('/api/current_account');
-    expect(me.json()).toMatchObject({ account: ADMIN_EMAIL, is_admin: 1, current_plan: { name: 'Trial' } });
+    expect(me.json()).toMatchObject({
+      account: ADMIN_EMAIL,
+      is_admin: 1,
+      current_plan: { name: 'Trial' },
+    });
     const plan = me.json().current_plan;
     expect(plan.expire - nowSeconds()).toBeGreaterThan(29 * 86_400);
     expect(me.json().last_login_ip).not.toBe('');
@@ -75,7 +87,10 @@ describe('login', () => {
     expect(right.statusCode).toBe(423);
     expect(right.json().code).toBe('AccountLocked');
     // An hour later the lock is gone.
-    await t.ctx.db.updateTable('login_failure').set({ created_at: nowSeconds() - 3601 }).execute();
+    await t.ctx.db
+      .updateTable('login_failure')
+      .set({ created_at: nowSeconds() - 3601 })
+      .execute();
     const later = await c.login(TEAM, 'lock@demo.local', 'Member#Pass1');
     expect(later.statusCode).toBe(200);
   });
@@ -99,7 +114,14 @@ describe('login', () => {
   });
 
   it('answers in Chinese when the browser asks for it', async () => {
-    const res = await t.client().request('POST', '/api/auth/login', { domain: TEAM, username: 'x@y.z', password: 'p' }, { 'accept-language': 'zh-CN,zh;q=0.9' });
+    const res = await t
+      .client()
+      .request(
+        'POST',
+        '/api/auth/login',
+        { domain: TEAM, username: 'x@y.z', password: 'p' },
+        { 'accept-language': 'zh-CN,zh;q=0.9' },
+      );
     expect(res.json().error_message).toBe('团队ID、账号或密码错误');
   });
 
@@ -126,7 +148,10 @@ describe('login', () => {
     const c = t.client();
     await c.login(TEAM, ADMIN_EMAIL, ADMIN_PASSWORD);
     const now = nowSeconds();
-    await t.ctx.db.updateTable('session').set({ last_seen_at: now - 60, expires_at: now + 10 }).execute();
+    await t.ctx.db
+      .updateTable('session')
+      .set({ last_seen_at: now - 60, expires_at: now + 10 })
+      .execute();
     expect((await c.get('/api/current_account')).statusCode).toBe(200);
     const row = await t.ctx.db
       .selectFrom('session')
@@ -134,7 +159,10 @@ describe('login', () => {
       .where('id', '=', sha256Hex(c.cookies.get('pc_session')!))
       .executeTakeFirstOrThrow();
     expect(row.expires_at).toBeGreaterThanOrEqual(now + 30 * 60 - 5);
-    await t.ctx.db.updateTable('session').set({ expires_at: now - 1 }).execute();
+    await t.ctx.db
+      .updateTable('session')
+      .set({ expires_at: now - 1 })
+      .execute();
     expect((await c.get('/api/current_account')).json().code).toBe('NeedLogin');
   });
 
@@ -144,7 +172,11 @@ describe('login', () => {
     expect(r1.json().op).toBe('change_pwd');
 
     const byAdmin = await addMember(t, 'byadmin@demo.local', 0);
-    await t.ctx.db.updateTable('account').set({ password_set_by_admin: 1 }).where('id', '=', byAdmin.id).execute();
+    await t.ctx.db
+      .updateTable('account')
+      .set({ password_set_by_admin: 1 })
+      .where('id', '=', byAdmin.id)
+      .execute();
     const c2 = t.client();
     const r2 = await c2.login(TEAM, 'byadmin@demo.local', 'Member#Pass1');
     expect(r2.json().op).toBe('change_pwd');
@@ -159,7 +191,11 @@ describe('login', () => {
 
     const old = await addMember(t, 'old@demo.local', 0);
     await t.ctx.db.updateTable('company').set({ reset_password: 1 }).execute();
-    await t.ctx.db.updateTable('account').set({ password_changed_at: nowSeconds() - 91 * 86_400 }).where('id', '=', old.id).execute();
+    await t.ctx.db
+      .updateTable('account')
+      .set({ password_changed_at: nowSeconds() - 91 * 86_400 })
+      .where('id', '=', old.id)
+      .execute();
     const r3 = await t.client().login(TEAM, 'old@demo.local', 'Member#Pass1');
     expect(r3.json().op).toBe('change_pwd');
     await t.ctx.db.updateTable('company').set({ reset_password: 0 }).execute();
@@ -187,7 +223,11 @@ describe('login', () => {
   });
 
   it('keeps passwords as argon2id hashes', async () => {
-    const row = await t.ctx.db.selectFrom('account').select('password_hash').where('account', '=', ADMIN_EMAIL).executeTakeFirstOrThrow();
+    const row = await t.ctx.db
+      .selectFrom('account')
+      .select('password_hash')
+      .where('account', '=', ADMIN_EMAIL)
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     const cols = await passwordColumns('Plain#Text#Secret', false);
     expect(cols.password_hash).not.toContain('Plain#Text#Secret');

@@ -1,11 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createTestApp, solveCaptcha, TEAM, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMember,
+  createTestApp,
+  solveCaptcha,
+  TEAM,
+  type TestApp,
+  type TestClient,
+} from '../../test/harness';
 import { totpAt, totpStep } from '../../lib/totp';
 import { nowSeconds } from '../../lib/time';
 
 function codes(secret: string) {
   const s = totpStep(nowSeconds());
-  return { previous: totpAt(secret, s - 1), current: totpAt(secret, s), next: totpAt(secret, s + 1), old: totpAt(secret, s - 5) };
+  return {
+    previous: totpAt(secret, s - 1),
+    current: totpAt(secret, s),
+    next: totpAt(secret, s + 1),
+    old: totpAt(secret, s - 5),
+  };
 }
 
 describe('virtual MFA', () => {
@@ -31,7 +43,11 @@ describe('virtual MFA', () => {
     expect(img.headers['content-type']).toBe('image/png');
     expect(img.rawPayload.subarray(1, 4).toString()).toBe('PNG');
     expect(img.rawPayload.readUInt32BE(16)).toBe(150);
-    const row = await t.ctx.db.selectFrom('account').select('otp_pending_secret').where('account', '=', 'otp@demo.local').executeTakeFirstOrThrow();
+    const row = await t.ctx.db
+      .selectFrom('account')
+      .select('otp_pending_secret')
+      .where('account', '=', 'otp@demo.local')
+      .executeTakeFirstOrThrow();
     expect(row.otp_pending_secret).not.toContain(secret);
   });
 
@@ -42,17 +58,29 @@ describe('virtual MFA', () => {
       [k.current, k.previous],
       [k.old, k.old],
     ]) {
-      const res = await c.post('/api/account/mfa', { first_code: first, second_code: second, otp_enabled: 1 });
+      const res = await c.post('/api/account/mfa', {
+        first_code: first,
+        second_code: second,
+        otp_enabled: 1,
+      });
       expect(res.json().code).toBe('MfaCodeError');
     }
-    const malformed = await c.post('/api/account/mfa', { first_code: '12345', second_code: 'abcdef', otp_enabled: 1 });
+    const malformed = await c.post('/api/account/mfa', {
+      first_code: '12345',
+      second_code: 'abcdef',
+      otp_enabled: 1,
+    });
     expect(malformed.json()).toMatchObject({ code: 'InvalidParameter', field: 'first_code' });
     expect((await c.get('/api/current_account')).json().otp_enabled).toBe(false);
   });
 
   it('binds with two consecutive codes', async () => {
     const k = codes(secret);
-    const res = await c.post('/api/account/mfa', { first_code: k.previous, second_code: k.current, otp_enabled: 1 });
+    const res = await c.post('/api/account/mfa', {
+      first_code: k.previous,
+      second_code: k.current,
+      otp_enabled: 1,
+    });
     expect(res.statusCode).toBe(200);
     expect((await c.get('/api/current_account')).json().otp_enabled).toBe(true);
   });
@@ -64,7 +92,9 @@ describe('virtual MFA', () => {
     expect((await d.get('/api/current_account')).json().code).toBe('NeedMfaLogin');
     expect((await d.post('/api/auth/mfa', { code: '000000' })).json().code).toBe('MfaCodeError');
     // The step already used to bind cannot be replayed.
-    expect((await d.post('/api/auth/mfa', { code: codes(secret).current })).json().code).toBe('MfaCodeError');
+    expect((await d.post('/api/auth/mfa', { code: codes(secret).current })).json().code).toBe(
+      'MfaCodeError',
+    );
     const ok = await d.post('/api/auth/mfa', { code: codes(secret).next });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ otp_enabled: false, op: '' });
@@ -72,7 +102,9 @@ describe('virtual MFA', () => {
     // And that code is now spent too.
     const e = t.client();
     await e.login(TEAM, 'otp@demo.local', 'Member#Pass1');
-    expect((await e.post('/api/auth/mfa', { code: codes(secret).next })).json().code).toBe('MfaCodeError');
+    expect((await e.post('/api/auth/mfa', { code: codes(secret).next })).json().code).toBe(
+      'MfaCodeError',
+    );
   });
 
   it('counts wrong codes toward the account lockout', async () => {
@@ -81,7 +113,11 @@ describe('virtual MFA', () => {
     await m.login(TEAM, 'otp2@demo.local', 'Member#Pass1');
     const s = (await m.get('/api/mfa/secret')).json().secret as string;
     const k = codes(s);
-    await m.post('/api/account/mfa', { first_code: k.previous, second_code: k.current, otp_enabled: 1 });
+    await m.post('/api/account/mfa', {
+      first_code: k.previous,
+      second_code: k.current,
+      otp_enabled: 1,
+    });
     const n = t.client();
     await n.login(TEAM, 'otp2@demo.local', 'Member#Pass1');
     let last;
@@ -94,20 +130,35 @@ describe('virtual MFA', () => {
     // Earlier wrong codes count as failed sign-ins, so a captcha is asked for now.
     const signIn = await e.login(TEAM, 'otp@demo.local', 'Member#Pass1', await solveCaptcha(t, e));
     expect(signIn.json().otp_enabled).toBe(true);
-    await t.ctx.db.updateTable('account').set({ otp_last_step: totpStep(nowSeconds()) - 2 }).where('account', '=', 'otp@demo.local').execute();
+    await t.ctx.db
+      .updateTable('account')
+      .set({ otp_last_step: totpStep(nowSeconds()) - 2 })
+      .where('account', '=', 'otp@demo.local')
+      .execute();
     const k = codes(secret);
     expect((await e.post('/api/auth/mfa', { code: k.previous })).statusCode).toBe(200);
 
     await t.ctx.db.updateTable('company').set({ company_mfa: 1 }).execute();
-    const refused = await e.post('/api/account/mfa', { first_code: k.current, second_code: k.next, otp_enabled: 0 });
+    const refused = await e.post('/api/account/mfa', {
+      first_code: k.current,
+      second_code: k.next,
+      otp_enabled: 0,
+    });
     expect(refused.statusCode).toBe(403);
     await t.ctx.db.updateTable('company').set({ company_mfa: 0 }).execute();
 
-    const closed = await e.post('/api/account/mfa', { first_code: k.current, second_code: k.next, otp_enabled: 0 });
+    const closed = await e.post('/api/account/mfa', {
+      first_code: k.current,
+      second_code: k.next,
+      otp_enabled: 0,
+    });
     expect(closed.statusCode).toBe(200);
     expect((await e.get('/api/current_account')).json().otp_enabled).toBe(false);
     const f = t.client();
-    expect((await f.login(TEAM, 'otp@demo.local', 'Member#Pass1', await solveCaptcha(t, f))).json().otp_enabled).toBe(false);
+    expect(
+      (await f.login(TEAM, 'otp@demo.local', 'Member#Pass1', await solveCaptcha(t, f))).json()
+        .otp_enabled,
+    ).toBe(false);
   });
 
   it('binding from the company-MFA gate opens the full session', async () => {
@@ -117,7 +168,15 @@ describe('virtual MFA', () => {
     expect((await g.login(TEAM, 'gate@demo.local', 'Member#Pass1')).json().company_mfa).toBe(true);
     const s = (await g.get('/api/mfa/secret')).json().secret as string;
     const k = codes(s);
-    expect((await g.post('/api/account/mfa', { first_code: k.previous, second_code: k.current, otp_enabled: 1 })).statusCode).toBe(200);
+    expect(
+      (
+        await g.post('/api/account/mfa', {
+          first_code: k.previous,
+          second_code: k.current,
+          otp_enabled: 1,
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await g.get('/api/account_pubkey')).statusCode).toBe(200);
     await t.ctx.db.updateTable('company').set({ company_mfa: 0 }).execute();
   });

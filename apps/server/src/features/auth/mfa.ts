@@ -18,14 +18,21 @@ function label(auth: AuthContext): string {
 }
 
 /** The secret being bound, made on first request and kept until binding succeeds. */
-export async function pendingSecret(ctx: AppContext, auth: AuthContext): Promise<{ secret: string; issuer: string; account: string }> {
+export async function pendingSecret(
+  ctx: AppContext,
+  auth: AuthContext,
+): Promise<{ secret: string; issuer: string; account: string }> {
   let secret: string;
   if (auth.account.otp_pending_secret) {
     secret = ctx.sealer.open(auth.account.otp_pending_secret);
   } else {
     secret = newTotpSecret();
     const sealed = ctx.sealer.seal(secret);
-    await ctx.db.updateTable('account').set({ otp_pending_secret: sealed }).where('id', '=', auth.account.id).execute();
+    await ctx.db
+      .updateTable('account')
+      .set({ otp_pending_secret: sealed })
+      .where('id', '=', auth.account.id)
+      .execute();
     auth.account.otp_pending_secret = sealed;
   }
   return { secret, issuer: ISSUER, account: label(auth) };
@@ -34,11 +41,19 @@ export async function pendingSecret(ctx: AppContext, auth: AuthContext): Promise
 /** The pending secret as a 150 px QR code, error level L (spec 2 §9). */
 export async function pendingSecretQr(ctx: AppContext, auth: AuthContext): Promise<Buffer> {
   const { secret } = await pendingSecret(ctx, auth);
-  return QRCode.toBuffer(otpauthUri(secret, ISSUER, label(auth)), { errorCorrectionLevel: 'L', width: 150, margin: 1 });
+  return QRCode.toBuffer(otpauthUri(secret, ISSUER, label(auth)), {
+    errorCorrectionLevel: 'L',
+    width: 150,
+    margin: 1,
+  });
 }
 
 async function acceptStep(ctx: AppContext, account: AccountRow, step: number): Promise<void> {
-  await ctx.db.updateTable('account').set({ otp_last_step: step }).where('id', '=', account.id).execute();
+  await ctx.db
+    .updateTable('account')
+    .set({ otp_last_step: step })
+    .where('id', '=', account.id)
+    .execute();
   account.otp_last_step = step;
 }
 
@@ -46,7 +61,12 @@ async function acceptStep(ctx: AppContext, account: AccountRow, step: number): P
  * Checks a login code. Wrong codes count toward the same lockout as wrong passwords, so the
  * six digits cannot be guessed at leisure.
  */
-export async function verifyLoginCode(ctx: AppContext, auth: AuthContext, code: string, ip: string): Promise<void> {
+export async function verifyLoginCode(
+  ctx: AppContext,
+  auth: AuthContext,
+  code: string,
+  ip: string,
+): Promise<void> {
   const key = loginKey(auth.company.domain, auth.account.account);
   if (await isLocked(ctx, key)) throw new AppError('AccountLocked');
   const secret = auth.account.otp_secret ? ctx.sealer.open(auth.account.otp_secret) : null;
@@ -60,24 +80,44 @@ export async function verifyLoginCode(ctx: AppContext, auth: AuthContext, code: 
 }
 
 /** Opens the MFA with two consecutive codes of the pending secret. */
-export async function bindMfa(ctx: AppContext, auth: AuthContext, first: string, second: string): Promise<void> {
+export async function bindMfa(
+  ctx: AppContext,
+  auth: AuthContext,
+  first: string,
+  second: string,
+): Promise<void> {
   if (!auth.account.otp_pending_secret) throw new AppError('MfaKeyError');
   const secret = ctx.sealer.open(auth.account.otp_pending_secret);
   const step = matchConsecutive(secret, first, second, nowSeconds());
   if (step === null) throw new AppError('MfaCodeError');
   await ctx.db
     .updateTable('account')
-    .set({ otp_enabled: 1, otp_secret: auth.account.otp_pending_secret, otp_pending_secret: null, otp_last_step: step })
+    .set({
+      otp_enabled: 1,
+      otp_secret: auth.account.otp_pending_secret,
+      otp_pending_secret: null,
+      otp_last_step: step,
+    })
     .where('id', '=', auth.account.id)
     .execute();
   auth.account.otp_enabled = 1;
 }
 
 /** Closes the MFA; two consecutive codes of the bound secret prove the authenticator is at hand. */
-export async function unbindMfa(ctx: AppContext, auth: AuthContext, first: string, second: string): Promise<void> {
+export async function unbindMfa(
+  ctx: AppContext,
+  auth: AuthContext,
+  first: string,
+  second: string,
+): Promise<void> {
   if (auth.company.company_mfa === 1) throw new AppError('NeedPrivilege');
   if (!auth.account.otp_enabled || !auth.account.otp_secret) throw new AppError('MfaKeyError');
-  const step = matchConsecutive(ctx.sealer.open(auth.account.otp_secret), first, second, nowSeconds());
+  const step = matchConsecutive(
+    ctx.sealer.open(auth.account.otp_secret),
+    first,
+    second,
+    nowSeconds(),
+  );
   if (step === null || step <= auth.account.otp_last_step) throw new AppError('MfaCodeError');
   await ctx.db
     .updateTable('account')

@@ -3,7 +3,12 @@
  * signed-in member owes a password change.
  */
 import { hash, verify } from '@node-rs/argon2';
-import { FORCED_PASSWORD_CHANGE_DAYS, satisfiesLevel, passwordLevelOf, isPasswordLevel } from '@portcullis/contract';
+import {
+  FORCED_PASSWORD_CHANGE_DAYS,
+  satisfiesLevel,
+  passwordLevelOf,
+  isPasswordLevel,
+} from '@portcullis/contract';
 import type { AccountRow, CompanyRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { nowSeconds } from '../../lib/time';

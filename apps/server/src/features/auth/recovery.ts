@@ -16,7 +16,12 @@ import { clearFailures, loginKey } from './lockout';
 /** A member asking again within this time gets no second mail. */
 const RESEND_INTERVAL_SECONDS = 60;
 
-export function resetLink(ctx: AppContext, token: string, account: AccountRow, company: CompanyRow): string {
+export function resetLink(
+  ctx: AppContext,
+  token: string,
+  account: AccountRow,
+  company: CompanyRow,
+): string {
   const params = new URLSearchParams({
     code: token,
     account: account.account,
@@ -43,10 +48,19 @@ export async function sendPasswordLink(
   const token = randomToken();
   await ctx.db
     .insertInto('reset_token')
-    .values({ token_hash: sha256Hex(token), account_id: account.id, expires_at: now + RESET_LINK_TTL_SECONDS, used_at: null, created_at: now })
+    .values({
+      token_hash: sha256Hex(token),
+      account_id: account.id,
+      expires_at: now + RESET_LINK_TTL_SECONDS,
+      used_at: null,
+      created_at: now,
+    })
     .execute();
   const link = resetLink(ctx, token, account, company);
-  const subject = purpose === 'welcome' ? 'Welcome to Portcullis: set your password' : 'Portcullis: reset your password';
+  const subject =
+    purpose === 'welcome'
+      ? 'Welcome to Portcullis: set your password'
+      : 'Portcullis: reset your password';
   const intro =
     purpose === 'welcome'
       ? `Your team ${company.domain} is registered. Set the password of ${account.account} here:`
@@ -66,13 +80,32 @@ export async function requestReset(ctx: AppContext, domain: string, email: strin
   await sendPasswordLink(ctx, account, company, 'reset');
 }
 
-export async function resetPassword(ctx: AppContext, code: string, email: string, password: string): Promise<void> {
+export async function resetPassword(
+  ctx: AppContext,
+  code: string,
+  email: string,
+  password: string,
+): Promise<void> {
   const now = nowSeconds();
-  const token = await ctx.db.selectFrom('reset_token').selectAll().where('token_hash', '=', sha256Hex(code)).executeTakeFirst();
-  if (!token || token.used_at !== null || token.expires_at <= now) throw new AppError('ResetLinkExpire');
-  const account = await ctx.db.selectFrom('account').selectAll().where('id', '=', token.account_id).executeTakeFirst();
-  if (!account || account.account !== email.trim().toLowerCase()) throw new AppError('ResetLinkExpire');
-  const company = await ctx.db.selectFrom('company').selectAll().where('id', '=', account.company_id).executeTakeFirstOrThrow();
+  const token = await ctx.db
+    .selectFrom('reset_token')
+    .selectAll()
+    .where('token_hash', '=', sha256Hex(code))
+    .executeTakeFirst();
+  if (!token || token.used_at !== null || token.expires_at <= now)
+    throw new AppError('ResetLinkExpire');
+  const account = await ctx.db
+    .selectFrom('account')
+    .selectAll()
+    .where('id', '=', token.account_id)
+    .executeTakeFirst();
+  if (!account || account.account !== email.trim().toLowerCase())
+    throw new AppError('ResetLinkExpire');
+  const company = await ctx.db
+    .selectFrom('company')
+    .selectAll()
+    .where('id', '=', account.company_id)
+    .executeTakeFirstOrThrow();
   assertStrongEnough(company, password);
   // Claim the token first, so two concurrent uses cannot both succeed.
   const claimed = await ctx.db
@@ -82,7 +115,11 @@ export async function resetPassword(ctx: AppContext, code: string, email: string
     .where('used_at', 'is', null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('ResetLinkExpire');
-  await ctx.db.updateTable('account').set(await passwordColumns(password, false)).where('id', '=', account.id).execute();
+  await ctx.db
+    .updateTable('account')
+    .set(await passwordColumns(password, false))
+    .where('id', '=', account.id)
+    .execute();
   await clearFailures(ctx, loginKey(company.domain, account.account));
   await endAccountSessions(ctx, account.id);
 }

@@ -13,7 +13,9 @@ import { verifyLoginCode } from './mfa';
 import { requestReset, resetPassword, sendPasswordLink } from './recovery';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerRoute(app, authRoutes.login, ({ body, request, reply }) => login(ctx, request, reply, body));
+  registerRoute(app, authRoutes.login, ({ body, request, reply }) =>
+    login(ctx, request, reply, body),
+  );
 
   registerRoute(app, authRoutes.logout, async ({ request, reply }) => {
     await endSession(ctx, request, reply);
@@ -39,7 +41,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerRoute(app, authRoutes.isOpenSso, async ({ params }) => {
     const company = await findCompanyByDomain(ctx, params.domain);
     const open = company?.sso_open === 1;
-    return { is_open_sso: open, mfa: false, is_account_password: true, sso_service: open ? company.sso_login_url : '' };
+    return {
+      is_open_sso: open,
+      mfa: false,
+      is_account_password: true,
+      sso_service: open ? company.sso_login_url : '',
+    };
   });
 
   registerRoute(app, authRoutes.register, async ({ body, request }) => {

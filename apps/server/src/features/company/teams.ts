@@ -30,12 +30,19 @@ export interface NewTeam {
   admin: { account: string; name: string; password: string | null };
 }
 
-export async function createTeam(ctx: AppContext, team: NewTeam): Promise<{ company: CompanyRow; account: AccountRow }> {
+export async function createTeam(
+  ctx: AppContext,
+  team: NewTeam,
+): Promise<{ company: CompanyRow; account: AccountRow }> {
   const now = nowSeconds();
   const password = team.admin.password ? await passwordColumns(team.admin.password, false) : null;
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      const taken = await trx.selectFrom('company').select('id').where('domain_key', '=', team.domain.toLowerCase()).executeTakeFirst();
+      const taken = await trx
+        .selectFrom('company')
+        .select('id')
+        .where('domain_key', '=', team.domain.toLowerCase())
+        .executeTakeFirst();
       if (taken) throw new AppError('DomainInUse');
       const company = await trx
         .insertInto('company')
@@ -61,7 +68,13 @@ export async function createTeam(ctx: AppContext, team: NewTeam): Promise<{ comp
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('plan')
-        .values({ ...TRIAL_PLAN, company_id: company.id, start_time: now, expire_time: now + TRIAL_PLAN_DAYS * 86_400, created_at: now })
+        .values({
+          ...TRIAL_PLAN,
+          company_id: company.id,
+          start_time: now,
+          expire_time: now + TRIAL_PLAN_DAYS * 86_400,
+          created_at: now,
+        })
         .execute();
       const account = await trx
         .insertInto('account')
@@ -92,7 +105,10 @@ export async function createTeam(ctx: AppContext, team: NewTeam): Promise<{ comp
     });
   } catch (error) {
     // Two registrations racing for one team ID: the unique index decides, the loser is told so.
-    if (!(error instanceof AppError) && /unique|duplicate/i.test(String((error as Error).message))) {
+    if (
+      !(error instanceof AppError) &&
+      /unique|duplicate/i.test(String((error as Error).message))
+    ) {
       throw new AppError('DomainInUse');
     }
     throw error;

@@ -5,12 +5,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ROLES, ALL_ROUTES, buildPath, type RouteDescriptor } from '@portcullis/contract';
-import { addMember, createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMember,
+  createTestApp,
+  signedIn,
+  type TestApp,
+  type TestClient,
+} from '../../test/harness';
 
 function samplePath(route: RouteDescriptor): string {
-  const values: Record<string, string> = { id: '999999', uuid: '00000000-0000-4000-8000-000000000000', domain: 'demo' };
+  const values: Record<string, string> = {
+    id: '999999',
+    uuid: '00000000-0000-4000-8000-000000000000',
+    domain: 'demo',
+  };
   const names = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1] ?? '');
-  return '/api' + buildPath(route.path, Object.fromEntries(names.map((n) => [n, values[n] ?? '1'])));
+  return (
+    '/api' + buildPath(route.path, Object.fromEntries(names.map((n) => [n, values[n] ?? '1'])))
+  );
 }
 
 describe('permission matrix', () => {
@@ -32,34 +44,48 @@ describe('permission matrix', () => {
 
   it('registers every route of the contract', () => {
     for (const route of ALL_ROUTES) {
-      expect(t.app.hasRoute({ method: route.method, url: '/api' + route.path }), `${route.method} ${route.path}`).toBe(true);
+      expect(
+        t.app.hasRoute({ method: route.method, url: '/api' + route.path }),
+        `${route.method} ${route.path}`,
+      ).toBe(true);
     }
   });
 
-  it.each(ALL_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', async (_name, route) => {
-    const anon = t.client();
-    const res = await anon.request(route.method, samplePath(route), route.method === 'GET' ? undefined : {});
-    if (route.access.kind === 'public') {
-      expect(res.statusCode).not.toBe(401);
-      expect(res.statusCode).not.toBe(403);
-    } else {
-      expect(res.statusCode).toBe(401);
-      expect(res.json().code).toBe('NeedLogin');
-    }
-
-    for (const role of ALL_ROLES) {
-      const client = clients.get(role)!;
-      // Logging out would end the session the next iterations use.
-      if (route.path === '/auth/logout') continue;
-      const r = await client.request(route.method, samplePath(route), route.method === 'GET' ? undefined : {});
-      const allowed =
-        route.access.kind === 'public' ||
-        (route.access.roles.includes(role) && (route.access.stages ?? ['full']).includes('full'));
-      if (allowed) {
-        expect([401, 403], `${role} ${route.path}: ${r.body}`).not.toContain(r.statusCode);
+  it.each(ALL_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s',
+    async (_name, route) => {
+      const anon = t.client();
+      const res = await anon.request(
+        route.method,
+        samplePath(route),
+        route.method === 'GET' ? undefined : {},
+      );
+      if (route.access.kind === 'public') {
+        expect(res.statusCode).not.toBe(401);
+        expect(res.statusCode).not.toBe(403);
       } else {
-        expect(r.statusCode, `${role} ${route.path}`).toBe(403);
+        expect(res.statusCode).toBe(401);
+        expect(res.json().code).toBe('NeedLogin');
       }
-    }
-  });
+
+      for (const role of ALL_ROLES) {
+        const client = clients.get(role)!;
+        // Logging out would end the session the next iterations use.
+        if (route.path === '/auth/logout') continue;
+        const r = await client.request(
+          route.method,
+          samplePath(route),
+          route.method === 'GET' ? undefined : {},
+        );
+        const allowed =
+          route.access.kind === 'public' ||
+          (route.access.roles.includes(role) && (route.access.stages ?? ['full']).includes('full'));
+        if (allowed) {
+          expect([401, 403], `${role} ${route.path}: ${r.body}`).not.toContain(r.statusCode);
+        } else {
+          expect(r.statusCode, `${role} ${route.path}`).toBe(403);
+        }
+      }
+    },
+  );
 });

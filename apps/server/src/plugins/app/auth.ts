@@ -67,12 +67,20 @@ export async function startSession(
   });
 }
 
-export async function setSessionStage(ctx: AppContext, auth: AuthContext, stage: SessionStage): Promise<void> {
+export async function setSessionStage(
+  ctx: AppContext,
+  auth: AuthContext,
+  stage: SessionStage,
+): Promise<void> {
   await ctx.db.updateTable('session').set({ stage }).where('id', '=', auth.session.id).execute();
   auth.session.stage = stage;
 }
 
-export async function endSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function endSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const token = request.cookies[SESSION_COOKIE];
   if (token) await ctx.db.deleteFrom('session').where('id', '=', sha256Hex(token)).execute();
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -80,7 +88,11 @@ export async function endSession(ctx: AppContext, request: FastifyRequest, reply
 }
 
 /** Ends every session of an account (password reset, disabling, MFA change elsewhere). */
-export async function endAccountSessions(ctx: AppContext, accountId: number, exceptSessionId?: string): Promise<void> {
+export async function endAccountSessions(
+  ctx: AppContext,
+  accountId: number,
+  exceptSessionId?: string,
+): Promise<void> {
   let q = ctx.db.deleteFrom('session').where('account_id', '=', accountId);
   if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
   await q.execute();
@@ -88,14 +100,26 @@ export async function endAccountSessions(ctx: AppContext, accountId: number, exc
 
 async function loadAuth(ctx: AppContext, token: string): Promise<AuthContext | null> {
   const now = nowSeconds();
-  const session = await ctx.db.selectFrom('session').selectAll().where('id', '=', sha256Hex(token)).executeTakeFirst();
+  const session = await ctx.db
+    .selectFrom('session')
+    .selectAll()
+    .where('id', '=', sha256Hex(token))
+    .executeTakeFirst();
   if (!session || session.expires_at <= now) return null;
-  const account = await ctx.db.selectFrom('account').selectAll().where('id', '=', session.account_id).executeTakeFirst();
+  const account = await ctx.db
+    .selectFrom('account')
+    .selectAll()
+    .where('id', '=', session.account_id)
+    .executeTakeFirst();
   if (!account || account.status !== 0) {
     await ctx.db.deleteFrom('session').where('id', '=', session.id).execute();
     return null;
   }
-  const company = await ctx.db.selectFrom('company').selectAll().where('id', '=', account.company_id).executeTakeFirstOrThrow();
+  const company = await ctx.db
+    .selectFrom('company')
+    .selectAll()
+    .where('id', '=', account.company_id)
+    .executeTakeFirstOrThrow();
   if (now - session.last_seen_at >= TOUCH_INTERVAL_SECONDS) {
     session.last_seen_at = now;
     session.expires_at = now + holdSeconds(company);
@@ -108,7 +132,10 @@ async function loadAuth(ctx: AppContext, token: string): Promise<AuthContext | n
   return { session, account, company };
 }
 
-const STAGE_ERRORS: Record<SessionStage, 'NeedMfaLogin' | 'NeedChangePassword' | 'NeedBindMfa' | 'NeedPrivilege'> = {
+const STAGE_ERRORS: Record<
+  SessionStage,
+  'NeedMfaLogin' | 'NeedChangePassword' | 'NeedBindMfa' | 'NeedPrivilege'
+> = {
   mfa: 'NeedMfaLogin',
   change_pwd: 'NeedChangePassword',
   bind_mfa: 'NeedBindMfa',
@@ -124,7 +151,8 @@ export function accessHook(access: Access): onRequestHookHandler {
     const stage = auth.session.stage as SessionStage;
     const stages = access.stages ?? ['full'];
     if (!stages.includes(stage)) throw new AppError(STAGE_ERRORS[stage] ?? 'NeedPrivilege');
-    if (!(access.roles as readonly number[]).includes(auth.account.is_admin)) throw new AppError('NeedPrivilege');
+    if (!(access.roles as readonly number[]).includes(auth.account.is_admin))
+      throw new AppError('NeedPrivilege');
   };
 }
 

@@ -6,7 +6,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { errorStatus, formatError, type ErrorCode, type ErrorParams, type Language } from '@portcullis/contract';
+import {
+  errorStatus,
+  formatError,
+  type ErrorCode,
+  type ErrorParams,
+  type Language,
+} from '@portcullis/contract';
 import { AppError } from '../../lib/app-error';
 
 export function requestLanguage(request: FastifyRequest): Language {

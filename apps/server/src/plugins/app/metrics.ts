@@ -39,14 +39,19 @@ export function metricsPlugin(metrics: Metrics, token: string | null) {
     });
     app.addHook('onResponse', async (request, reply) => {
       requests.observe(
-        { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status: String(reply.statusCode),
+        },
         reply.elapsedTime / 1000,
       );
     });
     app.get('/metrics', async (request, reply) => {
       const header = String(request.headers.authorization ?? '');
       const allowed = token ? safeEqual(header, `Bearer ${token}`) : isLoopback(request.ip);
-      if (!allowed) return reply.status(404).send({ code: 'RouteNotFound', error_message: 'Not found' });
+      if (!allowed)
+        return reply.status(404).send({ code: 'RouteNotFound', error_message: 'Not found' });
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
   });
