@@ -1,0 +1,29 @@
+/** Every feature of the console; the router and the left navigation are built from this list. */
+import type { Feature } from '../shared/feature';
+import { compelChangePasswordFeature } from '../features/compel-change-password';
+import { dashboardFeature } from '../features/dashboard';
+import { forgotPasswordFeature } from '../features/forgot-password';
+import { loginFeature } from '../features/login';
+import { mfaFeature } from '../features/mfa';
+import { personalInfoFeature } from '../features/personal-info';
+import { personalSecurityFeature } from '../features/personal-security';
+import { personalSshKeyFeature } from '../features/personal-sshkey';
+import { purchaseFeature } from '../features/purchase';
+import { registerFeature } from '../features/register';
+import { resetPasswordFeature } from '../features/reset-password';
+import { workgroupFeature } from '../features/workgroup';
+
+export const FEATURES: readonly Feature[] = [
+  loginFeature,
+  mfaFeature,
+  compelChangePasswordFeature,
+  registerFeature,
+  forgotPasswordFeature,
+  resetPasswordFeature,
+  purchaseFeature,
+  dashboardFeature,
+  workgroupFeature,
+  personalInfoFeature,
+  personalSecurityFeature,
+  personalSshKeyFeature,
+];

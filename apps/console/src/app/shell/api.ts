@@ -1,0 +1,38 @@
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { accountRoutes, type Summary } from '@portcullis/contract';
+import { callApi } from '../../shared/api/client';
+
+export const shellKeys = {
+  banner: ['banner'] as const,
+  summary: ['summary'] as const,
+  onlineCount: ['online_count'] as const,
+};
+
+const ONLINE_COUNT_REFRESH_MS = 30_000;
+
+export function useBannerQuery(): UseQueryResult<{ id: string; text: string } | null> {
+  return useQuery({
+    queryKey: shellKeys.banner,
+    queryFn: () => callApi(accountRoutes.banner),
+    staleTime: Infinity,
+    // A missing banner is not worth a notice.
+    meta: { silent: true },
+  });
+}
+
+export function useSummaryQuery(): UseQueryResult<Summary> {
+  return useQuery({
+    queryKey: shellKeys.summary,
+    queryFn: () => callApi(accountRoutes.summary),
+    meta: { silent: true },
+  });
+}
+
+export function useOnlineCountQuery(): UseQueryResult<{ count: number }> {
+  return useQuery({
+    queryKey: shellKeys.onlineCount,
+    queryFn: () => callApi(accountRoutes.onlineCount),
+    refetchInterval: ONLINE_COUNT_REFRESH_MS,
+    meta: { silent: true },
+  });
+}

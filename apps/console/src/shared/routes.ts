@@ -1,0 +1,24 @@
+/** Paths of the standalone screens (spec 1 §2.1), used for navigation between them. */
+export const PATHS = {
+  login: '/login',
+  mfaConfirm: '/mfaComfirm',
+  mfaOpen: '/mfaOpen',
+  compelChangePassword: '/compelChangePassword',
+  register: '/register',
+  forgotPassword: '/forgetPsw',
+  resetPassword: '/resetpassword',
+  purchase: '/purchase',
+  dashboard: '/operation/dashboard',
+  workgroup: '/operation/workgroup',
+  personalInfo: '/personal/info',
+  personalSecurity: '/personal/security',
+  personalSshKey: '/personal/sshkey',
+} as const;
+
+/** Screens reachable without a session: a NeedLogin there is expected, not a redirect. */
+export const PUBLIC_PATHS: readonly string[] = [
+  PATHS.login,
+  PATHS.register,
+  PATHS.forgotPassword,
+  PATHS.resetPassword,
+];
