@@ -59,6 +59,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       dataDir: config.dataDir,
     }),
     sms: createOutboxSms(config.dataDir),
+    metrics: createMetrics(),
     ...overrides,
   };
 
@@ -90,7 +91,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(securityPlugin({ secureCookies: config.secureCookies }));
   await app.register(errorHandlerPlugin);
   await app.register(authPlugin(ctx));
-  await app.register(metricsPlugin(createMetrics(), process.env.METRICS_TOKEN ?? null));
+  await app.register(metricsPlugin(ctx.metrics, process.env.METRICS_TOKEN ?? null));
   await app.register(swagger, {
     openapi: { info: { title: 'Portcullis API', version: '0.1.0' }, servers: [{ url: '/api' }] },
     transform: jsonSchemaTransform,

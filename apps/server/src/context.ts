@@ -8,6 +8,7 @@ import type { Dialect } from './db/migrations/index';
 import type { Sealer } from './lib/crypto';
 import type { Mailer } from './lib/mailer';
 import type { SmsProvider } from './lib/sms';
+import type { Metrics } from './plugins/app/metrics';
 
 export interface AppContext {
   config: AppConfig;
@@ -16,4 +17,5 @@ export interface AppContext {
   sealer: Sealer;
   mailer: Mailer;
   sms: SmsProvider;
+  metrics: Metrics;
 }

@@ -40,7 +40,7 @@ export function loginReply(
   };
 }
 
-export async function login(
+async function attemptLogin(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -121,4 +121,21 @@ export async function login(
 export async function finishMfaLogin(ctx: AppContext, auth: AuthContext): Promise<LoginReply> {
   await setSessionStage(ctx, auth, stageAfterSecondFactor(auth.account, auth.company));
   return loginReply(auth.account, auth.company, false);
+}
+
+/** Signs in and counts the outcome for /metrics (the code only, never what was typed). */
+export async function login(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: LoginBody,
+): Promise<LoginReply> {
+  try {
+    const result = await attemptLogin(ctx, request, reply, body);
+    ctx.metrics.loginAttempts.inc({ outcome: 'ok' });
+    return result;
+  } catch (error) {
+    ctx.metrics.loginAttempts.inc({ outcome: error instanceof AppError ? error.code : 'error' });
+    throw error;
+  }
 }
