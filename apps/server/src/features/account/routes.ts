@@ -6,15 +6,24 @@ import { requireAuth, setSessionStage } from '../../plugins/app/auth';
 import { registerRoute } from '../../plugins/app/route';
 import { bindMfa, pendingSecret, pendingSecretQr, unbindMfa } from '../auth/mfa';
 import { assertOwnAvatar } from '../files/service';
-import { avatarUrl, changeOwnPassword, currentAccountReply, sendMobileCode, verifyMobile } from './service';
+import {
+  avatarUrl,
+  changeOwnPassword,
+  currentAccountReply,
+  sendMobileCode,
+  verifyMobile,
+} from './service';
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerRoute(app, accountRoutes.currentAccount, ({ request }) => currentAccountReply(ctx, requireAuth(request)));
+  registerRoute(app, accountRoutes.currentAccount, ({ request }) =>
+    currentAccountReply(ctx, requireAuth(request)),
+  );
 
   registerRoute(app, accountRoutes.getAccount, async ({ params, request }) => {
     const auth = requireAuth(request);
     // Oneself, or (for a team administrator) any member of the same team; nothing else exists.
-    if (params.id !== auth.account.id && auth.account.is_admin !== 1) throw new AppError('AccountNotFound');
+    if (params.id !== auth.account.id && auth.account.is_admin !== 1)
+      throw new AppError('AccountNotFound');
     const row = await ctx.db
       .selectFrom('account')
       .selectAll()
@@ -22,7 +31,14 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
       .where('company_id', '=', auth.company.id)
       .executeTakeFirst();
     if (!row) throw new AppError('AccountNotFound');
-    return { id: row.id, name: row.name, account: row.account, avatar: avatarUrl(row), is_admin: row.is_admin, status: row.status !== 0 };
+    return {
+      id: row.id,
+      name: row.name,
+      account: row.account,
+      avatar: avatarUrl(row),
+      is_admin: row.is_admin,
+      status: row.status !== 0,
+    };
   });
 
   registerRoute(app, accountRoutes.updateCurrentAccount, async ({ body, request }) => {
@@ -30,7 +46,10 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     if (body.avatar !== undefined) await assertOwnAvatar(ctx, auth, body.avatar);
     await ctx.db
       .updateTable('account')
-      .set({ ...(body.name !== undefined && { name: body.name }), ...(body.avatar !== undefined && { avatar: body.avatar }) })
+      .set({
+        ...(body.name !== undefined && { name: body.name }),
+        ...(body.avatar !== undefined && { avatar: body.avatar }),
+      })
       .where('id', '=', auth.account.id)
       .execute();
     return { ok: true as const };

@@ -1,7 +1,12 @@
 /**
  * The signed-in account: its reply, name and avatar, password, mobile number.
  */
-import { MOBILE_PATTERN, SMS_CODE_LENGTH, SMS_CODE_TTL_SECONDS, type CurrentAccount } from '@portcullis/contract';
+import {
+  MOBILE_PATTERN,
+  SMS_CODE_LENGTH,
+  SMS_CODE_TTL_SECONDS,
+  type CurrentAccount,
+} from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import type { AccountRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -9,7 +14,12 @@ import { randomDigits, safeEqual, sha256Hex } from '../../lib/crypto';
 import { nowSeconds } from '../../lib/time';
 import { endAccountSessions, setSessionStage, type AuthContext } from '../../plugins/app/auth';
 import { currentPlan, planReply } from '../accounts';
-import { assertStrongEnough, owesPasswordChange, passwordColumns, teamLevel } from '../auth/passwords';
+import {
+  assertStrongEnough,
+  owesPasswordChange,
+  passwordColumns,
+  teamLevel,
+} from '../auth/passwords';
 
 /** A code may be asked for again after this long. */
 const SMS_RESEND_SECONDS = 60;
@@ -19,7 +29,10 @@ export function avatarUrl(account: Pick<AccountRow, 'avatar'>): string {
   return account.avatar ? `/api/file/${account.avatar}` : '';
 }
 
-export async function currentAccountReply(ctx: AppContext, auth: AuthContext): Promise<CurrentAccount> {
+export async function currentAccountReply(
+  ctx: AppContext,
+  auth: AuthContext,
+): Promise<CurrentAccount> {
   const { account, company } = auth;
   const level = teamLevel(company);
   return {
@@ -40,7 +53,11 @@ export async function currentAccountReply(ctx: AppContext, auth: AuthContext): P
   };
 }
 
-export async function changeOwnPassword(ctx: AppContext, auth: AuthContext, password: string): Promise<void> {
+export async function changeOwnPassword(
+  ctx: AppContext,
+  auth: AuthContext,
+  password: string,
+): Promise<void> {
   assertStrongEnough(auth.company, password);
   const columns = await passwordColumns(password, false);
   await ctx.db.updateTable('account').set(columns).where('id', '=', auth.account.id).execute();
@@ -48,47 +65,92 @@ export async function changeOwnPassword(ctx: AppContext, auth: AuthContext, pass
   // Other browsers signed in with the old password are signed out.
   await endAccountSessions(ctx, auth.account.id, auth.session.id);
   if (auth.session.stage === 'change_pwd') {
-    const next = auth.company.company_mfa === 1 && auth.account.otp_enabled === 0 ? 'bind_mfa' : 'full';
+    const next =
+      auth.company.company_mfa === 1 && auth.account.otp_enabled === 0 ? 'bind_mfa' : 'full';
     await setSessionStage(ctx, auth, next);
   }
 }
 
-export async function sendMobileCode(ctx: AppContext, auth: AuthContext, mobile: string): Promise<void> {
-  if (!MOBILE_PATTERN.test(mobile)) throw new AppError('InvalidParameter', { field: 'mobile' }, { field: 'mobile' });
-  if (mobile === auth.account.mobile) throw new AppError('InvalidParameter', { field: 'mobile' }, { field: 'mobile' });
+export async function sendMobileCode(
+  ctx: AppContext,
+  auth: AuthContext,
+  mobile: string,
+): Promise<void> {
+  if (!MOBILE_PATTERN.test(mobile))
+    throw new AppError('InvalidParameter', { field: 'mobile' }, { field: 'mobile' });
+  if (mobile === auth.account.mobile)
+    throw new AppError('InvalidParameter', { field: 'mobile' }, { field: 'mobile' });
   const now = nowSeconds();
-  const recent = await ctx.db
-    .selectFrom('sms_code')
-    .select('id')
-    .where('account_id', '=', auth.account.id)
-    .where('created_at', '>', now - SMS_RESEND_SECONDS)
-    .executeTakeFirst();
-  if (recent) throw new AppError('AlreadySendSMS');
+  const recentCodes = () =>
+    ctx.db
+      .selectFrom('sms_code')
+      .select('id')
+      .where('account_id', '=', auth.account.id)
+      .where('created_at', '>', now - SMS_RESEND_SECONDS)
+      .orderBy('id', 'asc')
+      .execute();
+  if ((await recentCodes()).length > 0) throw new AppError('AlreadySendSMS');
   const code = randomDigits(SMS_CODE_LENGTH);
-  await ctx.db.deleteFrom('sms_code').where('account_id', '=', auth.account.id).execute();
-  await ctx.db
+  const mine = await ctx.db
     .insertInto('sms_code')
-    .values({ account_id: auth.account.id, mobile, code_hash: sha256Hex(code), attempts: 0, expires_at: now + SMS_CODE_TTL_SECONDS, created_at: now })
+    .values({
+      account_id: auth.account.id,
+      mobile,
+      code_hash: sha256Hex(code),
+      attempts: 0,
+      expires_at: now + SMS_CODE_TTL_SECONDS,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // Requests sent at the same moment all pass the check above; the first row written wins and
+  // the others withdraw, so a burst still sends one SMS a minute.
+  if ((await recentCodes())[0]?.id !== mine.id) {
+    await ctx.db.deleteFrom('sms_code').where('id', '=', mine.id).execute();
+    throw new AppError('AlreadySendSMS');
+  }
+  await ctx.db
+    .deleteFrom('sms_code')
+    .where('account_id', '=', auth.account.id)
+    .where('id', '!=', mine.id)
     .execute();
   try {
-    await ctx.sms.send(mobile, `Your Portcullis verification code is ${code}. It is valid for 5 minutes.`);
+    await ctx.sms.send(
+      mobile,
+      `Your Portcullis verification code is ${code}. It is valid for 5 minutes.`,
+    );
   } catch (error) {
     throw new AppError('SMSSendFail', {}, { cause: error });
   }
 }
 
-export async function verifyMobile(ctx: AppContext, auth: AuthContext, mobile: string, code: string): Promise<void> {
+export async function verifyMobile(
+  ctx: AppContext,
+  auth: AuthContext,
+  mobile: string,
+  code: string,
+): Promise<void> {
   const row = await ctx.db
     .selectFrom('sms_code')
     .selectAll()
     .where('account_id', '=', auth.account.id)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  const valid = row && row.mobile === mobile && row.expires_at > nowSeconds() && row.attempts < SMS_MAX_ATTEMPTS;
-  if (!row || !valid || !safeEqual(row.code_hash, sha256Hex(code))) {
-    if (row) await ctx.db.updateTable('sms_code').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+  if (!row) throw new AppError('VerificationCodeIncorrect');
+  // Each try spends an attempt before the code is compared, in one conditional update, so
+  // guesses sent in parallel cannot all slip in under the limit.
+  const spent = await ctx.db
+    .updateTable('sms_code')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', row.id)
+    .where('attempts', '<', SMS_MAX_ATTEMPTS)
+    .executeTakeFirst();
+  const valid =
+    Number(spent.numUpdatedRows) === 1 && row.mobile === mobile && row.expires_at > nowSeconds();
+  if (!valid || !safeEqual(row.code_hash, sha256Hex(code)))
     throw new AppError('VerificationCodeIncorrect');
-  }
-  await ctx.db.deleteFrom('sms_code').where('account_id', '=', auth.account.id).execute();
+  // Single use: of two right answers at once, only the one that removes the code binds.
+  const used = await ctx.db.deleteFrom('sms_code').where('id', '=', row.id).executeTakeFirst();
+  if (Number(used.numDeletedRows) !== 1) throw new AppError('VerificationCodeIncorrect');
   await ctx.db.updateTable('account').set({ mobile }).where('id', '=', auth.account.id).execute();
 }
