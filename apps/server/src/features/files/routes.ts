@@ -6,7 +6,9 @@ import { registerRoute } from '../../plugins/app/route';
 import { readAvatar, saveAvatar } from './service';
 
 export function registerFileRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerRoute(app, accountRoutes.uploadFile, ({ body, request }) => saveAvatar(ctx, requireAuth(request), body));
+  registerRoute(app, accountRoutes.uploadFile, ({ body, request }) =>
+    saveAvatar(ctx, requireAuth(request), body),
+  );
 
   registerRoute(app, accountRoutes.getFile, async ({ params, request, reply }) => {
     const file = await readAvatar(ctx, requireAuth(request), params.uuid);
