@@ -13,7 +13,9 @@ export function registerSshKeyRoutes(app: FastifyInstance, ctx: AppContext): voi
   registerRoute(app, accountRoutes.listSshKeys, async ({ query, request }) => {
     const auth = requireAuth(request);
     const base = ctx.db.selectFrom('account_pubkey').where('account_id', '=', auth.account.id);
-    const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+    const total = Number(
+      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
+    );
     const objects = await base
       .select(columns)
       .orderBy('create_time', 'desc')
@@ -21,7 +23,12 @@ export function registerSshKeyRoutes(app: FastifyInstance, ctx: AppContext): voi
       .limit(query.page_size)
       .offset((query.page - 1) * query.page_size)
       .execute();
-    return { objects, num_results: total, total_pages: Math.ceil(total / query.page_size), page: query.page };
+    return {
+      objects,
+      num_results: total,
+      total_pages: Math.ceil(total / query.page_size),
+      page: query.page,
+    };
   });
 
   registerRoute(app, accountRoutes.createSshKey, async ({ body, request }) => {
@@ -50,7 +57,8 @@ export function registerSshKeyRoutes(app: FastifyInstance, ctx: AppContext): voi
         .returning(columns)
         .executeTakeFirstOrThrow();
     } catch (error) {
-      if (/unique|duplicate/i.test(String((error as Error).message))) throw new AppError('AccountPubKeyExist');
+      if (/unique|duplicate/i.test(String((error as Error).message)))
+        throw new AppError('AccountPubKeyExist');
       throw error;
     }
   });
