@@ -49,7 +49,9 @@ const missing = PACKAGES.filter((p) => !p.present()).map((p) => p.name);
 if (missing.length > 0) {
   if (isRoot && fs.existsSync('/usr/bin/apt-get')) {
     log(`installing ${missing.join(' ')}`);
-    sh(`export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq ${missing.join(' ')} >/dev/null`);
+    sh(
+      `export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq ${missing.join(' ')} >/dev/null`,
+    );
   } else {
     log(`missing Debian packages (install them as root): ${missing.join(' ')}`);
   }

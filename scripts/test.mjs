@@ -30,11 +30,19 @@ fs.mkdirSync(path.dirname(report), { recursive: true });
 process.stdout.write('\n=== tests\n');
 const run = spawnSync(
   bin('vitest'),
-  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...process.argv.slice(2),
+  ],
   { cwd: root, stdio: 'inherit', env: process.env },
 );
 if (fs.existsSync(report)) {
   const r = JSON.parse(fs.readFileSync(report, 'utf8'));
-  process.stdout.write(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped\n`);
+  process.stdout.write(
+    `\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped\n`,
+  );
 }
 process.exit(run.status ?? 1);
