@@ -379,6 +379,30 @@ describe('current account', () => {
       ).toBe(200);
     });
 
+    it('answers SMSSendFail when the provider fails, and lets the user retry at once', async () => {
+      await forgetRecentSms(t, accountId);
+      const provider = t.ctx.sms;
+      t.ctx.sms = {
+        send: async () => {
+          throw new Error('gateway down: token=abc123');
+        },
+      };
+      try {
+        const res = await c.post('/api/current_account/send_verify_sms', { mobile: '14712345678' });
+        expect(res.statusCode).toBe(502);
+        expect(res.json()).toMatchObject({
+          code: 'SMSSendFail',
+          error_message: 'Failed to send the SMS',
+        });
+        expect(res.body).not.toContain('gateway down');
+      } finally {
+        t.ctx.sms = provider;
+      }
+      const retry = await c.post('/api/current_account/send_verify_sms', { mobile: '14712345678' });
+      expect(retry.statusCode).toBe(200);
+      expect(lastSmsCode(t, '14712345678')).toMatch(/^\d{6}$/);
+    });
+
     it('refuses an expired code', async () => {
       await forgetRecentSms(t, accountId);
       expect(

@@ -120,6 +120,8 @@ export async function sendMobileCode(
       `Your Portcullis verification code is ${code}. It is valid for 5 minutes.`,
     );
   } catch (error) {
+    // A code that never left must not hold the one-a-minute slot: the user may retry at once.
+    await ctx.db.deleteFrom('sms_code').where('id', '=', mine.id).execute();
     throw new AppError('SMSSendFail', {}, { cause: error });
   }
 }
