@@ -29,6 +29,8 @@ import { registerAuthRoutes } from './features/auth/routes';
 import { registerCompanyRoutes } from './features/company/routes';
 import { registerFileRoutes } from './features/files/routes';
 import { registerSshKeyRoutes } from './features/ssh-keys/routes';
+import { registerTeamRoutes } from './features/team/routes';
+import { registerLogRoutes } from './features/logs/routes';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -105,6 +107,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerFileRoutes(api, ctx);
       registerCompanyRoutes(api, ctx);
       registerSshKeyRoutes(api, ctx);
+      registerTeamRoutes(api, ctx);
+      registerLogRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

@@ -202,7 +202,7 @@ export const accountRoutes = {
   accountMfa: defineRoute({
     method: 'POST',
     path: '/account/mfa',
-    summary: 'Open (two consecutive codes) or close (one code, twice) the virtual MFA',
+    summary: 'Open or close the virtual MFA, each with two consecutive codes',
     access: anyStage(['full', 'bind_mfa']),
     body: AccountMfaBodySchema,
     reply: OkReplySchema,

@@ -147,6 +147,16 @@ export const ERRORS = {
   BatchDeleteFailed: def(400, 'Batch deletion failed', '批量删除失败'),
   AccountExist: def(409, 'The account already exists', '账号已存在'),
   DeleteSelf: def(400, 'You cannot delete yourself', '不能删除自己'),
+  /** Disabling one's own account would lock the administrator out. */
+  DisableSelf: def(400, 'You cannot disable yourself', '不能禁用自己'),
+  /** The role of oneself and of the team's owner cannot be changed (spec 2 §2 Team panels). */
+  RoleCannotChange: def(400, 'This account’s role cannot be changed', '该账号的角色不能修改'),
+  /** Administrators may not delete or disable other administrators (spec 2 §6). */
+  AdminProtected: def(
+    403,
+    'Another administrator cannot be deleted or disabled',
+    '不能删除或禁用其他管理员',
+  ),
   RemovingSelf: def(400, 'You cannot remove yourself', '不能移除自己'),
   Locked: def(423, 'Locked', '已锁定'),
   AccountNotAllowDelete: def(

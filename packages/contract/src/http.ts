@@ -35,6 +35,11 @@ export interface RouteDescriptor<
   body?: B;
   /** The JSON reply; absent for replies that are not JSON (images, files). */
   reply?: R;
+  /**
+   * A GET that changes state (the spec names a few, such as reset_mfa): it needs the CSRF
+   * header like any POST.
+   */
+  changesState?: boolean;
 }
 
 export const PUBLIC: Access = { kind: 'public' };

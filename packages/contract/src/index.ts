@@ -4,17 +4,23 @@ export * from './common';
 export * from './constants';
 export * from './errors';
 export * from './http';
+export * from './logs';
 export * from './messages';
 export * from './password';
 export * from './roles';
+export * from './team';
 export * from './version';
 
 import { accountRoutes } from './account';
 import { authRoutes } from './auth';
+import { logRoutes } from './logs';
+import { teamRoutes } from './team';
 import type { RouteDescriptor } from './http';
 
 /** Every API route; the server registers exactly these and the role-walk test visits each. */
 export const ALL_ROUTES: readonly RouteDescriptor[] = [
   ...Object.values(authRoutes),
   ...Object.values(accountRoutes),
+  ...Object.values(teamRoutes),
+  ...Object.values(logRoutes),
 ];

@@ -23,6 +23,10 @@ export interface CompanyTable {
   sso_open: number;
   sso_login_url: string;
   created_at: number;
+  domain_token: string;
+  ee_work_space_id: string;
+  ee_work_space_name: string;
+  binding_admin_id: number | null;
 }
 
 export interface PlanTable {
@@ -61,6 +65,7 @@ export interface AccountTable {
   last_login_time: number | null;
   last_login_ip: string;
   created_at: number;
+  unique_id: string;
 }
 
 export interface SessionTable {
@@ -151,6 +156,45 @@ export interface TunnelConnectionTable {
   ended_at: number | null;
 }
 
+export interface TeamGroupTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  /** Lower-cased name: group names are unique in a team without regard to case. */
+  name_key: string;
+  note: string;
+  created_at: number;
+}
+
+export interface GroupMemberTable {
+  group_id: number;
+  account_id: number;
+  created_at: number;
+}
+
+/** One row per administrative act (team, cluster, workgroup) or alarm; see features/events. */
+export interface EventLogTable {
+  id: Generated<number>;
+  company_id: number;
+  log_type: string;
+  event: string;
+  account_id: number | null;
+  account: string;
+  admin: number | null;
+  user: string;
+  group_name: string;
+  net_name: string;
+  resource_name: string;
+  shared_company_name: string;
+  project_name: string;
+  project_account: string;
+  con_ip: string;
+  way: string;
+  command: string;
+  notice_accounts: string;
+  created_at: number;
+}
+
 export interface Database {
   company: CompanyTable;
   plan: PlanTable;
@@ -164,6 +208,9 @@ export interface Database {
   file: FileTable;
   account_pubkey: AccountPubkeyTable;
   tunnel_connection: TunnelConnectionTable;
+  team_group: TeamGroupTable;
+  group_member: GroupMemberTable;
+  event_log: EventLogTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;

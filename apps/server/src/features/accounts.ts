@@ -2,7 +2,7 @@
  * Look-ups of teams and accounts shared by several features.
  */
 import type { AppContext } from '../context';
-import type { AccountRow, CompanyRow, PlanRow } from '../db/schema';
+import type { AccountRow, CompanyRow, NewAccount, PlanRow } from '../db/schema';
 import { nowSeconds } from '../lib/time';
 
 export async function findCompanyByDomain(
@@ -55,5 +55,32 @@ export function planReply(plan: PlanRow | undefined) {
     resource_limit: plan.resource_limit,
     log_back_days: plan.log_back_days,
     expire: plan.expire_time,
+  };
+}
+
+/** A new account row: the given fields over safe defaults (ordinary, enabled, no MFA, no password). */
+export function newAccountRow(
+  fields: Pick<NewAccount, 'company_id' | 'account' | 'name'> & Partial<NewAccount>,
+): NewAccount {
+  return {
+    password_hash: null,
+    password_level: 0,
+    password_changed_at: null,
+    password_set_by_admin: 0,
+    is_admin: 0,
+    is_owner: 0,
+    status: 0,
+    avatar: '',
+    mobile: '',
+    otp_enabled: 0,
+    otp_secret: null,
+    otp_pending_secret: null,
+    otp_last_step: 0,
+    last_login_time: null,
+    last_login_ip: '',
+    unique_id: '',
+    created_at: nowSeconds(),
+    ...fields,
+    account: fields.account.trim().toLowerCase(),
   };
 }

@@ -73,17 +73,12 @@ export function matchTotp(
   nowSec: number,
   window = 1,
 ): number | null {
+  if (!new RegExp(`^\\d{${MFA_CODE_LENGTH}}$`).test(code)) return null;
   const current = totpStep(nowSec);
+  const given = Buffer.from(code);
   let found: number | null = null;
   for (let s = current - window; s <= current + window; s++) {
-    if (
-      crypto.timingSafeEqual(
-        Buffer.from(totpAt(secretBase32, s)),
-        Buffer.from(code.padEnd(6).slice(0, 6)),
-      )
-    ) {
-      found ??= s;
-    }
+    if (crypto.timingSafeEqual(Buffer.from(totpAt(secretBase32, s)), given)) found ??= s;
   }
   return found;
 }

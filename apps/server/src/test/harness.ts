@@ -16,7 +16,7 @@ import type { AppContext } from '../context';
 import { ensureFirstTeam } from '../features/company/first-run';
 import { sha256Hex } from '../lib/crypto';
 import { passwordColumns } from '../features/auth/passwords';
-import { nowSeconds } from '../lib/time';
+import { newAccountRow } from '../features/accounts';
 
 export const ADMIN_EMAIL = 'admin@demo.local';
 export const ADMIN_PASSWORD = 'Admin#Pass2026';
@@ -105,7 +105,8 @@ export class TestClient {
     if (!this.cookies.has('pc_csrf'))
       await this.raw('GET', '/api/v2/utils/notification_banner/csos');
     const h: Record<string, string> = { ...headers };
-    if (this.csrf && method !== 'GET') h['x-csrf-token'] = this.cookies.get('pc_csrf') ?? '';
+    // Like the console: the header goes with every call (a few GETs change state and need it).
+    if (this.csrf) h['x-csrf-token'] = this.cookies.get('pc_csrf') ?? '';
     return this.raw(method, url, body, h);
   }
 
@@ -198,24 +199,15 @@ export async function addMember(
   const cols = await passwordColumns(password, false);
   return t.ctx.db
     .insertInto('account')
-    .values({
-      company_id: companyId,
-      account: email,
-      name: email.split('@')[0] ?? 'member',
-      ...cols,
-      is_admin: role,
-      is_owner: 0,
-      status: 0,
-      avatar: '',
-      mobile: '',
-      otp_enabled: 0,
-      otp_secret: null,
-      otp_pending_secret: null,
-      otp_last_step: 0,
-      last_login_time: null,
-      last_login_ip: '',
-      created_at: nowSeconds(),
-    })
+    .values(
+      newAccountRow({
+        company_id: companyId,
+        account: email,
+        name: email.split('@')[0] ?? 'member',
+        ...cols,
+        is_admin: role,
+      }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -4,6 +4,7 @@
  */
 import type { ColumnDataType, ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
 import * as foundation from './001-foundation';
+import * as teamAndEvents from './002-team-and-events';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -23,6 +24,7 @@ interface ContextMigration {
 
 const MIGRATIONS: Record<string, ContextMigration> = {
   '001-foundation': foundation,
+  '002-team-and-events': teamAndEvents,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

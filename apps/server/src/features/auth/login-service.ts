@@ -9,7 +9,12 @@ import type { AccountRow, CompanyRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { nowSeconds } from '../../lib/time';
 import { findAccount, findCompanyByDomain } from '../accounts';
-import { startSession, setSessionStage, type AuthContext } from '../../plugins/app/auth';
+import {
+  addressAllowed,
+  startSession,
+  setSessionStage,
+  type AuthContext,
+} from '../../plugins/app/auth';
 import { checkCaptcha } from './captcha';
 import { clearFailures, isLocked, loginKey, recentFailures, recordFailure } from './lockout';
 import { writeLoginLog } from './login-log';
@@ -87,6 +92,17 @@ async function attemptLogin(
       reason: 'AccountDisabled',
     });
     throw new AppError('AccountDisabled');
+  }
+
+  if (!addressAllowed(found, company, ip)) {
+    await writeLoginLog(ctx, {
+      ...logBase,
+      accountId: found.id,
+      admin: found.is_admin,
+      success: false,
+      reason: 'IPNotInWhiteList',
+    });
+    throw new AppError('IPNotInWhiteList');
   }
 
   await clearFailures(ctx, key);

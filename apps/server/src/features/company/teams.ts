@@ -8,6 +8,8 @@ import type { AccountRow, CompanyRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { nowSeconds } from '../../lib/time';
 import { passwordColumns } from '../auth/passwords';
+import { newAccountRow } from '../accounts';
+import { randomToken } from '../../lib/crypto';
 
 /** Trial quotas; 0 would mean unlimited. */
 export const TRIAL_PLAN = {
@@ -63,6 +65,10 @@ export async function createTeam(
           sso_open: 0,
           sso_login_url: '',
           created_at: now,
+          domain_token: randomToken(24),
+          ee_work_space_id: '',
+          ee_work_space_name: '',
+          binding_admin_id: null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -78,30 +84,29 @@ export async function createTeam(
         .execute();
       const account = await trx
         .insertInto('account')
-        .values({
-          company_id: company.id,
-          account: team.admin.account.toLowerCase(),
-          name: team.admin.name,
-          password_hash: password?.password_hash ?? null,
-          password_level: password?.password_level ?? 0,
-          password_changed_at: password?.password_changed_at ?? null,
-          password_set_by_admin: 0,
-          is_admin: 1,
-          is_owner: 1,
-          status: 0,
-          avatar: '',
-          mobile: '',
-          otp_enabled: 0,
-          otp_secret: null,
-          otp_pending_secret: null,
-          otp_last_step: 0,
-          last_login_time: null,
-          last_login_ip: '',
-          created_at: now,
-        })
+        .values(
+          newAccountRow({
+            company_id: company.id,
+            account: team.admin.account,
+            name: team.admin.name,
+            ...(password && {
+              password_hash: password.password_hash,
+              password_level: password.password_level,
+              password_changed_at: password.password_changed_at,
+            }),
+            is_admin: 1,
+            is_owner: 1,
+          }),
+        )
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { company, account };
+      // The registering administrator is the team's bound primary administrator.
+      await trx
+        .updateTable('company')
+        .set({ binding_admin_id: account.id })
+        .where('id', '=', company.id)
+        .execute();
+      return { company: { ...company, binding_admin_id: account.id }, account };
     });
   } catch (error) {
     // Two registrations racing for one team ID: the unique index decides, the loser is told so.

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Access, SessionStage } from '@portcullis/contract';
+import { ipAllowed, type Access, type SessionStage } from '@portcullis/contract';
 import { AppError } from '../../lib/app-error';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { nowSeconds } from '../../lib/time';
@@ -132,6 +132,11 @@ async function loadAuth(ctx: AppContext, token: string): Promise<AuthContext | n
   return { session, account, company };
 }
 
+/** Members answer to the team's IP whitelist, administrators (roles 1-4) to the admin whitelist. */
+export function addressAllowed(account: AccountRow, company: CompanyRow, ip: string): boolean {
+  return ipAllowed(account.is_admin === 0 ? company.ip_whitelist : company.admin_whitelist, ip);
+}
+
 const STAGE_ERRORS: Record<
   SessionStage,
   'NeedMfaLogin' | 'NeedChangePassword' | 'NeedBindMfa' | 'NeedPrivilege'
@@ -148,6 +153,8 @@ export function accessHook(access: Access): onRequestHookHandler {
     if (access.kind === 'public') return;
     const auth = request.auth;
     if (!auth) throw new AppError('NeedLogin');
+    if (!addressAllowed(auth.account, auth.company, request.ip))
+      throw new AppError('IPNotInWhiteList');
     const stage = auth.session.stage as SessionStage;
     const stages = access.stages ?? ['full'];
     if (!stages.includes(stage)) throw new AppError(STAGE_ERRORS[stage] ?? 'NeedPrivilege');

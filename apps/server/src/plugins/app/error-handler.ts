@@ -53,7 +53,8 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       return sendError(request, reply, 'InvalidParameter', { field }, field);
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(request, reply, 'FileTooLarge', { size: '1M' });
+      // Past the server-wide body limit; each upload route checks its own smaller limit first.
+      return sendError(request, reply, 'FileTooLarge', { size: '16M' });
     }
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       // Malformed JSON, wrong content type and similar client mistakes.

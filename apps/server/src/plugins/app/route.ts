@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { RouteDescriptor } from '@portcullis/contract';
 import { accessHook } from './auth';
+import { assertCsrf } from '../external/security';
 
 type Out<T> = NonNullable<T> extends z.ZodType ? z.output<NonNullable<T>> : undefined;
 
@@ -37,7 +38,9 @@ export function registerRoute<D extends RouteDescriptor>(
     method: route.method,
     url: route.path,
     schema,
-    onRequest: accessHook(route.access),
+    onRequest: route.changesState
+      ? [accessHook(route.access), async (request) => assertCsrf(request)]
+      : accessHook(route.access),
     handler: async (request, reply) => {
       const result = await handler({
         params: request.params as Out<D['params']>,

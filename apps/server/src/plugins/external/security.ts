@@ -3,7 +3,7 @@
  * a double-submit token (readable cookie `pc_csrf`, echoed by the console in `x-csrf-token`).
  * A cross-site page can make the browser send cookies but cannot read them to echo one.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/app-error';
 import { randomToken, safeEqual } from '../../lib/crypto';
@@ -26,6 +26,15 @@ const CSP = [
   "object-src 'none'",
 ].join('; ');
 
+/** Throws unless the request echoes its CSRF cookie in the header. */
+export function assertCsrf(request: FastifyRequest): void {
+  const cookieToken = request.cookies[CSRF_COOKIE];
+  const header = request.headers[CSRF_HEADER];
+  if (!cookieToken || typeof header !== 'string' || !safeEqual(header, cookieToken)) {
+    throw new AppError('CsrfTokenInvalid');
+  }
+}
+
 export function securityPlugin(options: { secureCookies: boolean }) {
   return fp(async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
@@ -34,8 +43,7 @@ export function securityPlugin(options: { secureCookies: boolean }) {
       reply.header('referrer-policy', 'same-origin');
       if (!request.url.startsWith('/api/docs')) reply.header('content-security-policy', CSP);
 
-      let cookieToken = request.cookies[CSRF_COOKIE];
-      if (!cookieToken) {
+      if (!request.cookies[CSRF_COOKIE]) {
         const fresh = randomToken(24);
         reply.setCookie(CSRF_COOKIE, fresh, {
           path: '/',
@@ -43,13 +51,9 @@ export function securityPlugin(options: { secureCookies: boolean }) {
           httpOnly: false,
           secure: options.secureCookies,
         });
-        cookieToken = undefined;
       }
       if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
-      const header = request.headers[CSRF_HEADER];
-      if (!cookieToken || typeof header !== 'string' || !safeEqual(header, cookieToken)) {
-        throw new AppError('CsrfTokenInvalid');
-      }
+      assertCsrf(request);
     });
   });
 }
