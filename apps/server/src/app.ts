@@ -31,6 +31,7 @@ import { registerFileRoutes } from './features/files/routes';
 import { registerSshKeyRoutes } from './features/ssh-keys/routes';
 import { registerTeamRoutes } from './features/team/routes';
 import { registerLogRoutes } from './features/logs/routes';
+import { registerSsoRoutes } from './features/sso/routes';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -109,6 +110,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerSshKeyRoutes(api, ctx);
       registerTeamRoutes(api, ctx);
       registerLogRoutes(api, ctx);
+      registerSsoRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

@@ -8,12 +8,14 @@ export * from './logs';
 export * from './messages';
 export * from './password';
 export * from './roles';
+export * from './sso';
 export * from './team';
 export * from './version';
 
 import { accountRoutes } from './account';
 import { authRoutes } from './auth';
 import { logRoutes } from './logs';
+import { ssoRoutes } from './sso';
 import { teamRoutes } from './team';
 import type { RouteDescriptor } from './http';
 
@@ -23,4 +25,5 @@ export const ALL_ROUTES: readonly RouteDescriptor[] = [
   ...Object.values(accountRoutes),
   ...Object.values(teamRoutes),
   ...Object.values(logRoutes),
+  ...Object.values(ssoRoutes),
 ];

@@ -5,6 +5,7 @@
 import type { ColumnDataType, ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
 import * as foundation from './001-foundation';
 import * as teamAndEvents from './002-team-and-events';
+import * as sso from './003-sso';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -25,6 +26,7 @@ interface ContextMigration {
 const MIGRATIONS: Record<string, ContextMigration> = {
   '001-foundation': foundation,
   '002-team-and-events': teamAndEvents,
+  '003-sso': sso,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
