@@ -2,4 +2,6 @@
  * Single sign-on (SAML 2.0): the team's SSO tab and the sign-in exchange (spec 1 §2.2,
  * spec 2 §2 SSO tab, §3 SSO config, §5 SSO rules).
  */
-export const ssoRoutes = {} as const;
+import type { RouteDescriptor } from './http';
+
+export const ssoRoutes: Record<string, RouteDescriptor> = {};
