@@ -40,6 +40,11 @@ export interface RouteDescriptor<
    * header like any POST.
    */
   changesState?: boolean;
+  /**
+   * A POST that another site's page sends by design (the SAML assertion consumer): it cannot
+   * carry our CSRF token and is protected by its own signed payload instead.
+   */
+  csrfExempt?: boolean;
 }
 
 export const PUBLIC: Access = { kind: 'public' };

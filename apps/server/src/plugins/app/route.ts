@@ -38,6 +38,7 @@ export function registerRoute<D extends RouteDescriptor>(
     method: route.method,
     url: route.path,
     schema,
+    config: { csrfExempt: route.csrfExempt === true },
     onRequest: route.changesState
       ? [accessHook(route.access), async (request) => assertCsrf(request)]
       : accessHook(route.access),

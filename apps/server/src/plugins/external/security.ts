@@ -53,6 +53,7 @@ export function securityPlugin(options: { secureCookies: boolean }) {
         });
       }
       if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+      if ((request.routeOptions.config as { csrfExempt?: boolean } | undefined)?.csrfExempt) return;
       assertCsrf(request);
     });
   });
