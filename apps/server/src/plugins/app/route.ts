@@ -8,6 +8,13 @@ import type { RouteDescriptor } from '@portcullis/contract';
 import { accessHook } from './auth';
 import { assertCsrf } from '../external/security';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** From the route descriptor: skip the CSRF check (the route proves itself otherwise). */
+    csrfExempt?: boolean;
+  }
+}
+
 type Out<T> = NonNullable<T> extends z.ZodType ? z.output<NonNullable<T>> : undefined;
 
 export interface RouteInput<D extends RouteDescriptor> {

@@ -53,7 +53,7 @@ export function securityPlugin(options: { secureCookies: boolean }) {
         });
       }
       if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
-      if ((request.routeOptions.config as { csrfExempt?: boolean } | undefined)?.csrfExempt) return;
+      if (request.routeOptions.config?.csrfExempt) return;
       assertCsrf(request);
     });
   });
