@@ -113,7 +113,12 @@ export async function updateMember(
     if (self) throw new AppError('DisableSelf');
     if (target.is_admin !== 0) throw new AppError('AdminProtected');
   }
-  if (change.pwd !== undefined) assertStrongEnough(auth.company, change.pwd);
+  if (change.pwd !== undefined) {
+    // Setting another administrator's password would be taking their account over (the
+    // owner's too), which is worse than the disabling refused above; they use the reset mail.
+    if (!self && target.is_admin !== 0) throw new AppError('AdminProtected');
+    assertStrongEnough(auth.company, change.pwd);
+  }
 
   const set: Partial<AccountRow> = {};
   if (change.name !== undefined) set.name = change.name;
