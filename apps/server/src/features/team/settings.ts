@@ -77,23 +77,40 @@ export async function updateTeam(
     if (!admin || admin.is_admin !== 1 || !admin.unique_id) throw new AppError('AccountNotFound');
     bindingAdminId = admin.id;
   }
-  await ctx.db
-    .updateTable('company')
-    .set({
-      full_name: body.full_name,
-      contact_name: body.contact_name,
-      contact_phone: body.contact_phone,
-      contact_address: body.contact_address,
-      ip_whitelist: normaliseList(body.ip_whitelist),
-      admin_whitelist: normaliseList(body.admin_whitelist),
-      session_expire_time: body.session_expire_time,
-      company_mfa: body.company_mfa,
-      reset_password: body.reset_password,
-      password_strength: body.password_strength,
-      binding_admin_id: bindingAdminId,
-    })
-    .where('id', '=', auth.company.id)
-    .execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('company')
+      .set({
+        full_name: body.full_name,
+        contact_name: body.contact_name,
+        contact_phone: body.contact_phone,
+        contact_address: body.contact_address,
+        ip_whitelist: normaliseList(body.ip_whitelist),
+        admin_whitelist: normaliseList(body.admin_whitelist),
+        session_expire_time: body.session_expire_time,
+        company_mfa: body.company_mfa,
+        reset_password: body.reset_password,
+        password_strength: body.password_strength,
+        binding_admin_id: bindingAdminId,
+      })
+      .where('id', '=', auth.company.id)
+      .execute();
+    // The owner is the bound primary administrator (contract: Member.is_owner): when the
+    // binding moves, so does the protection, and the former one may be changed or deleted.
+    if (bindingAdminId !== auth.company.binding_admin_id && bindingAdminId !== null) {
+      await trx
+        .updateTable('account')
+        .set({ is_owner: 0 })
+        .where('company_id', '=', auth.company.id)
+        .where('id', '!=', bindingAdminId)
+        .execute();
+      await trx
+        .updateTable('account')
+        .set({ is_owner: 1 })
+        .where('id', '=', bindingAdminId)
+        .execute();
+    }
+  });
   await writeEvent(ctx, auth, 'team', 'updateTeamSettings');
   return teamSettings(ctx, await reload(ctx, auth.company.id));
 }
