@@ -20,7 +20,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
-    testTimeout: 20_000,
+    testTimeout: 30_000,
     css: false,
   },
 });

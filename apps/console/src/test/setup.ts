@@ -1,6 +1,6 @@
 /** Test set-up for the console: jest-dom matchers, browser APIs jsdom lacks, English i18n. */
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { initI18n } from '../app/i18n';
 
@@ -33,6 +33,9 @@ if (!('ResizeObserver' in window)) {
 const originalGetComputedStyle = window.getComputedStyle.bind(window);
 window.getComputedStyle = (element: Element, pseudo?: string | null) =>
   originalGetComputedStyle(element, pseudo ? undefined : pseudo);
+
+// antd renders slowly in jsdom; a debounced probe plus a reply can take seconds there.
+configure({ asyncUtilTimeout: 8000 });
 
 initI18n('en_US');
 

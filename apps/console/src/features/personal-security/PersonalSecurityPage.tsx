@@ -4,7 +4,7 @@
  * panel at once.
  */
 import { useEffect, type ReactNode } from 'react';
-import { Button, Card, List, Skeleton, Switch, Tag, Typography } from 'antd';
+import { Button, Card, Skeleton, Switch, Tag, Typography } from 'antd';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../shared/layout/PageHeader';
@@ -89,10 +89,15 @@ export function PersonalSecurityPage(): ReactNode {
           )}
         </>
       ),
-      description: t('personal-security.mfa.description'),
+      // A team that requires MFA does not let it be turned off (the server answers NeedPrivilege).
+      description:
+        data.company_mfa && data.otp_enabled
+          ? t('personal-security.mfa.required')
+          : t('personal-security.mfa.description'),
       action: (
         <Switch
           checked={data.otp_enabled}
+          disabled={data.company_mfa && data.otp_enabled}
           aria-label={t('personal-security.mfa.toggle')}
           onChange={() => panel.open(MFA_PANEL)}
         />
@@ -107,15 +112,17 @@ export function PersonalSecurityPage(): ReactNode {
         subtitle={t('personal-security.page.subtitle')}
       />
       <Card>
-        <List
-          itemLayout="horizontal"
-          dataSource={rows}
-          renderItem={(row) => (
-            <List.Item key={row.key} actions={row.action ? [row.action] : []}>
-              <List.Item.Meta title={row.title} description={row.description} />
-            </List.Item>
-          )}
-        />
+        <ul className="pc-settings">
+          {rows.map((row) => (
+            <li key={row.key} className="pc-settings__row">
+              <div className="pc-settings__text">
+                <Typography.Text strong>{row.title}</Typography.Text>
+                <Typography.Text type="secondary">{row.description}</Typography.Text>
+              </div>
+              {row.action ? <div className="pc-settings__action">{row.action}</div> : null}
+            </li>
+          ))}
+        </ul>
       </Card>
       <ChangePasswordPanel level={data.password_strength.level} />
       <MobilePanel current={data.mobile} />

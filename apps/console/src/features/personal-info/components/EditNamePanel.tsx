@@ -8,7 +8,7 @@ import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
 import { useUpdateNameMutation } from '../api';
 
-export const EDIT_NAME_PANEL = 'personal-info.editName';
+export const EDIT_NAME_PANEL = 'panel/personal-info/edit-name';
 
 interface NameForm {
   name: string;

@@ -12,7 +12,7 @@ import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
 import { useChangePasswordMutation } from '../api';
 
-export const CHANGE_PASSWORD_PANEL = 'personal-security.password';
+export const CHANGE_PASSWORD_PANEL = 'panel/personal-security/password';
 
 interface PasswordForm {
   pwd: string;

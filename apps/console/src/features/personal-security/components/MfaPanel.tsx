@@ -11,7 +11,7 @@ import { RightPanel } from '../../../shared/panel/RightPanel';
 import { sessionKeys } from '../../../shared/session/session';
 import { useDisableMfaMutation } from '../api';
 
-export const MFA_PANEL = 'personal-security.mfa';
+export const MFA_PANEL = 'panel/personal-security/mfa';
 
 interface CodesForm {
   first_code: string;

@@ -9,7 +9,7 @@ import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
 import { useSendSmsMutation, useVerifyMobileMutation } from '../api';
 
-export const MOBILE_PANEL = 'personal-security.mobile';
+export const MOBILE_PANEL = 'panel/personal-security/mobile';
 
 /** Seconds before another code may be asked for. */
 const RESEND_SECONDS = 60;

@@ -8,7 +8,7 @@ import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
 import { useCreateSshKeyMutation } from '../api';
 
-export const ADD_SSH_KEY_PANEL = 'personal-sshkey.add';
+export const ADD_SSH_KEY_PANEL = 'panel/personal-sshkey/add';
 
 interface KeyForm {
   title: string;

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { lazy } from 'react';
+import { ALL_ROLES, canSeeMenu, type Role } from '@portcullis/contract';
+import type { Feature } from '../../shared/feature';
+import { FEATURES } from '../features';
+import { buildNav, selectedNavPath } from './nav';
+
+const Icon = () => null;
+const page = lazy(async () => ({ default: () => null }));
+
+// Features as later issues will add them, to check the group rules.
+const LATER: Feature[] = [
+  {
+    name: 'log',
+    routes: [{ path: '/operation/log', layout: 'shell', page, access: 'operationLog' }],
+    menu: [
+      {
+        group: 'operation',
+        key: 'operationLog',
+        path: '/operation/log',
+        labelKey: 'x',
+        icon: Icon,
+        order: 3,
+      },
+    ],
+  },
+  {
+    name: 'team',
+    routes: [],
+    menu: [
+      {
+        group: 'configuration',
+        key: 'teamManage',
+        path: '/settings/team',
+        labelKey: 'x',
+        icon: Icon,
+        order: 3,
+      },
+      {
+        group: 'configuration',
+        key: 'clusterManage',
+        path: '/settings/cluster',
+        labelKey: 'x',
+        icon: Icon,
+        order: 2,
+      },
+    ],
+  },
+  {
+    name: 'system-log',
+    routes: [],
+    menu: [
+      {
+        group: 'system',
+        key: 'systemLog',
+        path: '/system/log',
+        labelKey: 'x',
+        icon: Icon,
+        order: 1,
+      },
+    ],
+  },
+];
+
+function paths(role: Role, features: readonly Feature[] = FEATURES): string[] {
+  return buildNav(features, role).flatMap((g) => g.items.map((i) => i.path));
+}
+
+describe('left navigation', () => {
+  it('shows every role its three personal pages, and nothing that is not built', () => {
+    for (const role of ALL_ROLES) {
+      expect(paths(role)).toEqual(['/personal/info', '/personal/security', '/personal/sshkey']);
+    }
+  });
+
+  it('keeps the landing pages out of the menu until they are built', () => {
+    const all = FEATURES.flatMap((f) => f.menu ?? []).map((m) => m.path);
+    expect(all).not.toContain('/operation/dashboard');
+    expect(all).not.toContain('/operation/workgroup');
+  });
+
+  it('follows the role matrix for later entries', () => {
+    const features = [...FEATURES, ...LATER];
+    // Operation Log: 0, 1, 2, 4.
+    expect(paths(3, features)).not.toContain('/operation/log');
+    expect(paths(2, features)).toContain('/operation/log');
+    // Configuration group: 1 and 3; Team Manage only 1.
+    expect(paths(1, features)).toEqual(
+      expect.arrayContaining(['/settings/team', '/settings/cluster']),
+    );
+    expect(paths(3, features)).toContain('/settings/cluster');
+    expect(paths(3, features)).not.toContain('/settings/team');
+    expect(paths(0, features)).not.toContain('/settings/cluster');
+    // System Log is 'all except 3', but role 0 cannot see the System group around it.
+    expect(canSeeMenu(0, 'systemLog')).toBe(true);
+    expect(paths(0, features)).not.toContain('/system/log');
+    expect(paths(4, features)).toContain('/system/log');
+    expect(paths(3, features)).not.toContain('/system/log');
+  });
+
+  it('orders groups and entries', () => {
+    const groups = buildNav([...FEATURES, ...LATER], 1);
+    expect(groups.map((g) => g.group)).toEqual([
+      'operation',
+      'configuration',
+      'system',
+      'personal',
+    ]);
+    expect(groups[1]?.items.map((i) => i.path)).toEqual(['/settings/cluster', '/settings/team']);
+  });
+
+  it('highlights the entry of the route, or of its parent', () => {
+    const groups = buildNav(FEATURES, 0);
+    expect(selectedNavPath(groups, '/personal/security')).toBe('/personal/security');
+    expect(selectedNavPath(groups, '/personal/sshkey/extra')).toBe('/personal/sshkey');
+    expect(selectedNavPath(groups, '/operation/workgroup')).toBeUndefined();
+  });
+});
