@@ -3,11 +3,23 @@
  * and each alarm becomes a row of the system logs. Values are names, never secrets.
  */
 import type { Insertable } from 'kysely';
-import type { LogType } from '@portcullis/contract';
+import type { LogType, TeamEvent } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import type { EventLogTable } from '../../db/schema';
 import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
+
+/**
+ * The event names each log accepts. Team events are checked against the vocabulary, so a typo
+ * cannot write a row that the page's event filter never finds; the other logs get theirs as
+ * their features arrive.
+ */
+export interface EventNames {
+  team: TeamEvent;
+  cluster: string;
+  project: string;
+  alarm: string;
+}
 
 export interface EventFields {
   user?: string;
@@ -23,11 +35,11 @@ export interface EventFields {
   notice_accounts?: string[];
 }
 
-export async function writeEvent(
+export async function writeEvent<L extends Exclude<LogType, 'login'>>(
   ctx: AppContext,
   auth: AuthContext,
-  logType: Exclude<LogType, 'login'>,
-  event: string,
+  logType: L,
+  event: EventNames[L],
   fields: EventFields = {},
 ): Promise<void> {
   const row: Insertable<EventLogTable> = {
