@@ -238,6 +238,34 @@ describe('groups', () => {
     });
   });
 
+  it('answers racing requests with the clash, never a server error', async () => {
+    const m = await addMember(t, 'racer@demo.local', 0);
+    // A few rounds, since whether both pass the checks before either writes is up to timing.
+    for (let i = 0; i < 5; i++) {
+      const a = await create(`Race a${i}`);
+      const b = await create(`Race b${i}`);
+      const adds = await Promise.all(
+        [1, 2, 3].map(() => admin.post(`/api/v1/group/members/${a.id}`, { members: [m.id] })),
+      );
+      expect(adds.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+      expect(adds.filter((r) => r.statusCode === 409).map((r) => r.json().code)).toEqual([
+        'GroupAccountExist',
+        'GroupAccountExist',
+      ]);
+      const renames = await Promise.all([
+        admin.patch(`/api/v1/group/${a.id}`, { name: `Same ${i}` }),
+        admin.patch(`/api/v1/group/${b.id}`, { name: `SAME ${i}` }),
+      ]);
+      expect(renames.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      const creates = await Promise.all([
+        admin.post('/api/v1/group', { name: `Twin ${i}` }),
+        admin.post('/api/v1/group', { name: `twin ${i}` }),
+      ]);
+      expect(creates.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      expect((await admin.get(`/api/v1/group/${a.id}`)).json().member_count).toBe(1);
+    }
+  });
+
   it("answers GroupNotFound for another team's group, and touches nothing", async () => {
     const other = await otherTeamAdmin(t);
     const theirs: GroupReply = (await other.post('/api/v1/group', { name: 'Theirs' })).json();

@@ -18,6 +18,14 @@ interface Paged<T> {
   page: number;
 }
 
+/** Two requests racing past the checks below meet the unique index; the loser is told why. */
+function rethrowUnique(code: 'GroupNameExist' | 'GroupAccountExist') {
+  return (error: unknown): never => {
+    if (/unique|duplicate/i.test(String((error as Error).message))) throw new AppError(code);
+    throw error;
+  };
+}
+
 async function groupRow(ctx: AppContext, auth: AuthContext, id: number) {
   const row = await ctx.db
     .selectFrom('team_group')
@@ -119,11 +127,7 @@ export async function createGroup(
     })
     .returningAll()
     .executeTakeFirstOrThrow()
-    .catch((error: unknown) => {
-      if (/unique|duplicate/i.test(String((error as Error).message)))
-        throw new AppError('GroupNameExist');
-      throw error;
-    });
+    .catch(rethrowUnique('GroupNameExist'));
   await writeEvent(ctx, auth, 'team', 'createGroup', { group: row.name });
   return {
     id: row.id,
@@ -146,7 +150,8 @@ export async function updateGroup(
     .updateTable('team_group')
     .set({ name: input.name, name_key: input.name.toLowerCase(), note: input.note })
     .where('id', '=', row.id)
-    .execute();
+    .execute()
+    .catch(rethrowUnique('GroupNameExist'));
   await writeEvent(ctx, auth, 'team', 'updateGroup', { group: input.name });
   return getGroup(ctx, auth, row.id);
 }
@@ -218,7 +223,8 @@ export async function addGroupMembers(
     .values(
       ids.map((accountId) => ({ group_id: group.id, account_id: accountId, created_at: now })),
     )
-    .execute();
+    .execute()
+    .catch(rethrowUnique('GroupAccountExist'));
   for (const a of accounts)
     await writeEvent(ctx, auth, 'team', 'addGroupMember', { group: group.name, user: a.account });
 }
