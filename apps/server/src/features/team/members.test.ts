@@ -3,6 +3,7 @@
  * the list, adding with the welcome mail, the plan's account quota, changing name, role,
  * password and enabled state, deleting, resetting MFA, and the limits on each.
  */
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
@@ -520,5 +521,31 @@ describe('the plan quota of accounts', () => {
       accounts: 0,
       used: { accounts: 12 },
     });
+  });
+});
+
+describe('when the welcome mail cannot be sent', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // A port that was free a moment ago: the SMTP connection is refused.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true` });
+  });
+  afterAll(() => t.close());
+
+  it('answers EmailSendFail and adds nobody, so the administrator can retry', async () => {
+    const admin = await signedIn(t);
+    const body = { account: 'unmailed@demo.local', name: 'Unmailed', is_admin: 0 };
+    const res = await admin.post('/api/v1/account', body);
+    expect(res.statusCode).toBe(502);
+    expect(res.json().code).toBe('EmailSendFail');
+    expect(await accountRow(t, 'unmailed@demo.local')).toBeUndefined();
+    const log = (await admin.get('/api/event/get_account_log')).json();
+    expect(log.num_results).toBe(0);
+    // The retry meets the same failure, not AccountExist.
+    expect((await admin.post('/api/v1/account', body)).json().code).toBe('EmailSendFail');
   });
 });

@@ -89,7 +89,17 @@ export async function addMember(
       throw new AppError('AccountExist');
     throw error;
   }
-  await sendPasswordLink(ctx, row, auth.company, 'welcome');
+  try {
+    await sendPasswordLink(ctx, row, auth.company, 'welcome');
+  } catch (error) {
+    // Without the mail the member could never set a password, and adding them again would
+    // answer AccountExist: undo, so the administrator can simply retry.
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('reset_token').where('account_id', '=', row.id).execute();
+      await trx.deleteFrom('account').where('id', '=', row.id).execute();
+    });
+    throw new AppError('EmailSendFail', {}, { cause: error });
+  }
   await writeEvent(ctx, auth, 'team', 'addUser', { user: row.account });
   return memberReply(row);
 }
