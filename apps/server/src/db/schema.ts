@@ -195,6 +195,53 @@ export interface EventLogTable {
   created_at: number;
 }
 
+/** A team's SAML single sign-on configuration (features/sso); one row per team. */
+export interface SsoConfigTable {
+  company_id: number;
+  is_open: number;
+  is_account_password: number;
+  sso_type: string;
+  id_vendor: string;
+  /** JSON array of lower-cased e-mail domains. */
+  access_white_list: string;
+  metadata_xml: string | null;
+  metadata_file_name: string;
+  idp_entity_id: string;
+  idp_sso_url: string;
+  /** JSON array of PEM certificates. */
+  idp_certs: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An outstanding AuthnRequest: its ID must come back as InResponseTo, once. */
+export interface SsoRequestTable {
+  id: string;
+  company_id: number;
+  /** SHA-256 of the browser-binding cookie set when the request was made. */
+  browser_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Assertion IDs already consumed, kept until the assertion would have expired anyway. */
+export interface SsoAssertionSeenTable {
+  company_id: number;
+  assertion_id: string;
+  expires_at: number;
+}
+
+/** The single-use credential the ACS hands to the console; only its hash is stored. */
+export interface SsoCredentialTable {
+  token_hash: string;
+  company_id: number;
+  account_id: number;
+  browser_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   company: CompanyTable;
   plan: PlanTable;
@@ -211,6 +258,10 @@ export interface Database {
   team_group: TeamGroupTable;
   group_member: GroupMemberTable;
   event_log: EventLogTable;
+  sso_config: SsoConfigTable;
+  sso_request: SsoRequestTable;
+  sso_assertion_seen: SsoAssertionSeenTable;
+  sso_credential: SsoCredentialTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
