@@ -19,7 +19,6 @@ import {
   deleteMember,
   memberReply,
   resetMemberMfa,
-  teamMember,
   updateMember,
 } from './members';
 import { planInfo, renewDomainToken, teamSettings, unbindWorkspace, updateTeam } from './settings';
@@ -69,9 +68,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { ok: true as const };
   });
   registerRoute(app, teamRoutes.resetMemberMfa, async ({ query, request }) => {
-    const auth = requireAuth(request);
-    await teamMember(ctx, auth, query.account_id);
-    await resetMemberMfa(ctx, auth, query.account_id);
+    await resetMemberMfa(ctx, requireAuth(request), query.account_id);
     return { ok: true as const };
   });
 
