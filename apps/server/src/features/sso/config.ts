@@ -7,7 +7,7 @@
 import type { Selectable } from 'kysely';
 import type { SsoConfigReply, SsoUpdateBody } from '@portcullis/contract';
 import type { AppContext } from '../../context';
-import type { CompanyRow, SsoConfigTable } from '../../db/schema';
+import type { AccountRow, CompanyRow, SsoConfigTable } from '../../db/schema';
 import { invalidParameter } from '../../lib/app-error';
 import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
@@ -203,4 +203,18 @@ export async function ssoOption(
     is_account_password: open ? config.is_account_password === 1 : true,
     sso_service: open ? spUrls(ctx, company).loginPath : '',
   };
+}
+
+/**
+ * Whether a member may still sign in with a Portcullis password: always, unless the team's
+ * SSO is open with `is_account_password` off. Administrators (roles 1-4) keep their password
+ * so that a broken identity provider cannot lock the team out.
+ */
+export async function passwordSignInAllowed(
+  ctx: AppContext,
+  account: Pick<AccountRow, 'company_id' | 'is_admin'>,
+): Promise<boolean> {
+  if (account.is_admin !== 0) return true;
+  const config = await loadSsoConfig(ctx, account.company_id);
+  return !(ssoUsable(config) && config.is_account_password === 0);
 }

@@ -37,6 +37,8 @@ import { authorizeUrl, SamlRefused, SSO_REQUEST_TTL_SECONDS, verifyResponse } fr
 export const SSO_BROWSER_COOKIE = 'pc_sso';
 const COOKIE_PATH = '/api/auth/';
 const BROWSER_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** Unanswered AuthnRequests kept per team (each lives SSO_REQUEST_TTL_SECONDS). */
+const SSO_MAX_OUTSTANDING_REQUESTS = 10_000;
 
 /**
  * The refusal for a team whose SSO is closed or unconfigured, and for an unknown team (the two
@@ -71,7 +73,17 @@ export async function startSsoLogin(
   domain: string,
 ): Promise<string> {
   const { company, config } = await openTeam(ctx, domain);
-  await purgeExpired(ctx, nowSeconds());
+  const now = nowSeconds();
+  await purgeExpired(ctx, now);
+  // Anyone may start a sign-in, and each start is a row: a flood stops at a ceiling per team.
+  const outstanding = await ctx.db
+    .selectFrom('sso_request')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', company.id)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (Number(outstanding?.n ?? 0) >= SSO_MAX_OUTSTANDING_REQUESTS)
+    throw new AppError('TooManyRequests');
   // A second tab reuses the browser's binding rather than breaking the first tab's sign-in.
   const existing = request.cookies[SSO_BROWSER_COOKIE];
   const browserToken = existing && BROWSER_TOKEN.test(existing) ? existing : randomToken();
@@ -91,7 +103,9 @@ function emailDomain(email: string): string {
 
 /** The member's display name: the provider's, else the e-mail's local part; within limits. */
 function memberName(displayName: string, email: string): string {
-  const name = (displayName || email.slice(0, email.lastIndexOf('@'))).trim();
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
+  const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const name = clean(displayName) || clean(email.slice(0, email.lastIndexOf('@')));
   return [...name].slice(0, MEMBER_NAME_MAX).join('') || 'member';
 }
 

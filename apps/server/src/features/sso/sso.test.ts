@@ -18,7 +18,7 @@ import {
   type TestApp,
   type TestClient,
 } from '../../test/harness';
-import { spUrls } from './config';
+import { passwordSignInAllowed, spUrls, ssoOption } from './config';
 import {
   readForm,
   signInAtIdp,
@@ -456,6 +456,30 @@ describe('single sign-on (SAML 2.0)', () => {
       .set({ status: 0 })
       .where('account', '=', 'alice@corp.example')
       .execute();
+  });
+
+  it('with is_account_password off, members lose password sign-in and administrators keep it', async () => {
+    const member = await accountRow('member@demo.local');
+    const owner = await accountRow('admin@demo.local');
+    expect(await passwordSignInAllowed(t.ctx, member!)).toBe(true);
+    expect((await ssoOption(t.ctx, TEAM)).is_account_password).toBe(true);
+
+    expect((await openConfig({ is_account_password: false })).statusCode).toBe(200);
+    expect(await passwordSignInAllowed(t.ctx, member!)).toBe(false);
+    expect(await passwordSignInAllowed(t.ctx, owner!)).toBe(true);
+    expect(await ssoOption(t.ctx, TEAM)).toEqual({
+      is_open_sso: true,
+      mfa: false,
+      is_account_password: false,
+      sso_service: `/api/auth/sso/login/${TEAM}`,
+    });
+    expect(await ssoOption(t.ctx, 'noteam')).toEqual({
+      is_open_sso: false,
+      mfa: false,
+      is_account_password: true,
+      sso_service: '',
+    });
+    expect((await openConfig({ is_account_password: true })).statusCode).toBe(200);
   });
 
   it('refuses every step once the team closes SSO', async () => {
