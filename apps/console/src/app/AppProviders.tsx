@@ -26,7 +26,12 @@ export function AppProviders({ queryClient, children }: AppProvidersProps): Reac
   const [language] = useLanguage();
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={language === 'zh_CN' ? zhCN : enUS} theme={theme}>
+      <ConfigProvider
+        locale={language === 'zh_CN' ? zhCN : enUS}
+        theme={theme}
+        // Button labels read as written ('登录', not '登 录').
+        button={{ autoInsertSpace: false }}
+      >
         <AntApp>
           <FeedbackBridge />
           {children}

@@ -52,6 +52,7 @@ export function CompelChangePasswordPage(): ReactNode {
       ) : (
         <Form<ChangeForm>
           layout="vertical"
+          size="large"
           requiredMark={false}
           onFinish={(v) => mutation.mutate(v.pwd)}
         >

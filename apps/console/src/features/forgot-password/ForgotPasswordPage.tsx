@@ -59,6 +59,7 @@ export function ForgotPasswordPage(): ReactNode {
       <Form<ForgotForm>
         form={form}
         layout="vertical"
+        size="large"
         requiredMark={false}
         onFinish={(v) => mutation.mutate(v)}
       >

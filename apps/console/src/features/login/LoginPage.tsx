@@ -132,6 +132,7 @@ export function LoginPage(): ReactNode {
       <Form<LoginForm>
         form={form}
         layout="vertical"
+        size="large"
         requiredMark={false}
         initialValues={{ domain: lastDomain() }}
         onFinish={onFinish}

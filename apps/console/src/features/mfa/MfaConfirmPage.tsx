@@ -38,6 +38,7 @@ export function MfaConfirmPage(): ReactNode {
       <Form<CodeForm>
         form={form}
         layout="vertical"
+        size="large"
         requiredMark={false}
         onFinish={(v) => mutation.mutate(v.code.trim())}
       >

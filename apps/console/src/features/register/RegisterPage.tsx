@@ -74,6 +74,7 @@ export function RegisterPage(): ReactNode {
       <Form<RegisterForm>
         form={form}
         layout="vertical"
+        size="large"
         requiredMark
         onFinish={(v) => mutation.mutate(toBody(v))}
       >

@@ -63,6 +63,7 @@ export function ResetPasswordPage(): ReactNode {
       {failure ? <Alert type="error" showIcon title={failure} className="pc-auth__result" /> : null}
       <Form<ResetForm>
         layout="vertical"
+        size="large"
         requiredMark={false}
         disabled={linkBroken}
         onFinish={(v) => {
