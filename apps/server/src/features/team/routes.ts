@@ -14,13 +14,7 @@ import {
   removeGroupMembers,
   updateGroup,
 } from './groups';
-import {
-  addMember,
-  deleteMember,
-  memberReply,
-  resetMemberMfa,
-  updateMember,
-} from './members';
+import { addMember, deleteMember, memberReply, resetMemberMfa, updateMember } from './members';
 import { planInfo, renewDomainToken, teamSettings, unbindWorkspace, updateTeam } from './settings';
 
 export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void {
