@@ -393,6 +393,32 @@ describe('single sign-on (SAML 2.0)', () => {
     expect(dtd.json().code).toBe('LoginFailed');
   });
 
+  it('refuses signature wrapping: an unsigned assertion beside or around the signed one', async () => {
+    for (const variant of ['', 'assertion-only']) {
+      const answer = await signInAtIdp(await startLogin(t.client()), 'henry@corp.example', {
+        variant,
+      });
+      const xml = Buffer.from(answer.SAMLResponse, 'base64').toString('utf8');
+      const signed = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)?.[0] ?? '';
+      expect(signed).toContain('<Signature');
+      const evil = signed
+        .replace(/<Signature[\s\S]*?<\/Signature>/, '')
+        .replaceAll('henry@corp.example', 'mallory@corp.example')
+        .replace(/ID="[^"]+"/, 'ID="_evil"');
+      const beside = xml.replace(signed, evil + signed);
+      const around = xml.replace(
+        signed,
+        evil.replace('</saml:Issuer>', `</saml:Issuer><saml:Advice>${signed}</saml:Advice>`),
+      );
+      for (const forged of [beside, around]) {
+        const res = await postAcs({ SAMLResponse: Buffer.from(forged).toString('base64') });
+        expect(res.statusCode, variant).toBe(401);
+        expect(res.json().code).toBe('LoginFailed');
+      }
+    }
+    expect(await accountRow('mallory@corp.example')).toBeUndefined();
+  });
+
   it('refuses a replayed assertion (the same response posted twice)', async () => {
     const browser = t.client();
     const answer = await signInAtIdp(await startLogin(browser), 'dave@corp.example');
@@ -403,6 +429,12 @@ describe('single sign-on (SAML 2.0)', () => {
     expect(replay.json().code).toBe('LoginFailed');
     const seen = await t.ctx.db.selectFrom('sso_assertion_seen').selectAll().execute();
     expect(seen.length).toBeGreaterThan(0);
+
+    // Posted twice at once, both copies pass the request check before either consumes it:
+    // the assertion ID, recorded atomically, lets exactly one through.
+    const racing = await signInAtIdp(await startLogin(t.client()), 'dave@corp.example');
+    const results = await Promise.all([postAcs(racing), postAcs(racing), postAcs(racing)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([303, 401, 401]);
   });
 
   it('refuses an expired assertion, one for another audience, and one signed by another key', async () => {
