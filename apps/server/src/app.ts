@@ -33,6 +33,11 @@ import { registerTeamRoutes } from './features/team/routes';
 import { registerLogRoutes } from './features/logs/routes';
 import { registerSsoRoutes } from './features/sso/routes';
 
+/** Query strings carry reset codes; SSO exchange paths carry single-use credentials. */
+export function redactUrl(url: string): string {
+  return (url.split('?')[0] ?? '').replace(/\/auth\/(pw|cf)_sso\/[^/]+/, '/auth/$1_sso/[redacted]');
+}
+
 export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
@@ -50,7 +55,13 @@ export interface BuildOptions {
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<BuiltApp> {
   const { overrides = {}, logStream } = options;
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // The logger exists only once Fastify does; until then pool errors go to stderr.
+  let logPoolError = (error: Error) => console.error('database pool error', error.message);
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onPoolError: (error) => logPoolError(error),
+  });
   const ctx: AppContext = {
     config,
     db: db.kysely,
@@ -76,7 +87,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       serializers: {
         req: (req) => ({
           method: req.method,
-          url: String(req.url).split('?')[0],
+          url: redactUrl(String(req.url)),
           remoteAddress: req.ip,
         }),
       },
@@ -86,6 +97,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
     },
   });
+  logPoolError = (error) => app.log.warn({ err: error }, 'database pool error');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onClose', async () => db.kysely.destroy());

@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { anyStage, defineRoute, PUBLIC } from './http';
-import { OkReplySchema } from './common';
+import { EmailSchema, OkReplySchema } from './common';
 import { MFA_CODE_PATTERN, PASSWORD_MAX, TEAM_ID_PATTERN } from './constants';
 import { ALL_ROLES, type Role } from './roles';
 
@@ -66,14 +66,14 @@ export const RegisterBodySchema = z.object({
   captcha: z.string().trim().min(1).max(16),
   company: z.object({
     domain: z.string().trim().regex(TEAM_ID_PATTERN),
-    email: z.email().trim().max(254),
+    email: EmailSchema,
     full_name: z.string().trim().min(1).max(100),
     contact_name: z.string().trim().min(1).max(50),
     contact_address: z.string().trim().min(1).max(200),
     contact_phone: z.string().trim().max(32).default(''),
   }),
   account: z.object({
-    account: z.email().trim().max(254),
+    account: EmailSchema,
     name: z.string().trim().min(1).max(20),
   }),
 });
@@ -81,7 +81,7 @@ export type RegisterBody = z.infer<typeof RegisterBodySchema>;
 
 export const ResetPasswordMailBodySchema = z.object({
   domain: DomainSchema,
-  account: z.email().trim().max(254),
+  account: EmailSchema,
   captcha: z.string().trim().min(1).max(16),
 });
 

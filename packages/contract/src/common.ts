@@ -38,3 +38,17 @@ export function requiredText(max: number) {
 
 /** Epoch seconds. */
 export const EpochSeconds = z.number().int();
+
+/**
+ * A number from a query string where an empty value means "no filter": `?end_time=` must not
+ * become 0 (the console builds export URLs with every filter, set or not).
+ */
+export function optionalQueryNumber(schema: z.ZodNumber) {
+  return z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.coerce.number().pipe(schema).optional(),
+  );
+}
+
+/** An e-mail address, trimmed before it is checked. */
+export const EmailSchema = z.string().trim().pipe(z.email().max(254));

@@ -64,6 +64,20 @@ export const ERRORS = {
     '密码错误已达10次，请1小时后重试或重置密码',
   ),
   AccountDisabled: def(403, 'User disabled', '用户已禁用'),
+  /** Saving an admin whitelist that leaves out the administrator's own address would lock them out. */
+  WhitelistExcludesSelf: def(
+    400,
+    'The admin whitelist must include your current address {ip}',
+    '管理员白名单必须包含您当前的地址 {ip}',
+  ),
+  /** Ordinary members sign in through SSO only when the team switched account passwords off. */
+  PasswordLoginDisabled: def(
+    403,
+    'Sign in with single sign-on: account passwords are off for members of this team',
+    '请使用单点登录：该团队已关闭成员的账号密码登录',
+  ),
+  /** The team has no open single sign-on (or no such team: both answer alike). */
+  SsoNotOpen: def(400, 'Single sign-on is not open for this team', '该团队未开启单点登录'),
   IPNotInWhiteList: def(403, 'Your IP address is not in the whitelist', '您的IP地址不在白名单中'),
   CaptchaIncorrect: def(400, 'The captcha is incorrect', '验证码错误'),
   VerificationCodeIncorrect: def(400, 'Verification code error', '验证码错误'),

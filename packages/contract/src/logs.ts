@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { defineRoute, roles } from './http';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+import { optionalQueryNumber } from './common';
 
 /** System Log: every role but 3 (spec 2 §6), inside the System group (roles 1-4). */
 export const SYSTEM_LOG_ROLES = [1, 2, 4] as const;
@@ -93,10 +94,10 @@ const text = z.string().trim().max(200).optional();
 export const LogQuerySchema = z.object({
   page_index: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
-  start_time: z.coerce.number().int().min(0).optional(),
-  end_time: z.coerce.number().int().min(0).optional(),
+  start_time: optionalQueryNumber(z.number().int().min(0)),
+  end_time: optionalQueryNumber(z.number().int().min(0)),
   /** Login log: the account type (role 0-4). */
-  admin: z.coerce.number().int().min(0).max(4).optional(),
+  admin: optionalQueryNumber(z.number().int().min(0).max(4)),
   event: z.string().trim().max(64).optional(),
   account: text,
   user: text,

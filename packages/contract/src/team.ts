@@ -4,7 +4,14 @@
  */
 import { z } from 'zod';
 import { defineRoute, roles } from './http';
-import { IdParamsSchema, OkReplySchema, PageQuerySchema, pagedReply } from './common';
+import {
+  EmailSchema,
+  IdParamsSchema,
+  OkReplySchema,
+  optionalQueryNumber,
+  PageQuerySchema,
+  pagedReply,
+} from './common';
 import {
   GROUP_NAME_MAX,
   GROUP_NAME_MIN,
@@ -12,6 +19,7 @@ import {
   MEMBER_NAME_MAX,
   MEMBER_NAME_MIN,
   MOBILE_PATTERN,
+  NAME_MAX,
   SESSION_HOLD_MAX_MINUTES,
   SESSION_HOLD_MIN_MINUTES,
   PLAN_NAMES,
@@ -63,7 +71,7 @@ export const MemberSchema = z.object({
 export type Member = z.infer<typeof MemberSchema>;
 
 export const MemberListQuerySchema = PageQuerySchema.extend({
-  q_is_admin: z.coerce.number().int().min(0).max(4).optional(),
+  q_is_admin: optionalQueryNumber(z.number().int().min(0).max(4)),
   /** Matches name or account. */
   key: z.string().trim().max(100).optional(),
 });
@@ -71,14 +79,16 @@ export const MemberListQuerySchema = PageQuerySchema.extend({
 export const MemberNameSchema = z.string().trim().min(MEMBER_NAME_MIN).max(MEMBER_NAME_MAX);
 
 export const AddMemberBodySchema = z.object({
-  account: z.email().trim().max(254),
+  account: EmailSchema,
   name: MemberNameSchema,
   is_admin: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
 });
 
 export const UpdateMemberBodySchema = z
   .object({
-    name: MemberNameSchema.optional(),
+    // Editing follows the personal page's rule (required, at most 20), so a name a member
+    // gave themselves can always be saved back.
+    name: z.string().trim().min(1).max(NAME_MAX).optional(),
     is_admin: RoleNumber.optional(),
     /** A password set by an administrator must be changed at the member's next login. */
     pwd: PasswordSchema.optional(),

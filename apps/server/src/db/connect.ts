@@ -21,16 +21,17 @@ export interface Db {
 export async function openDatabase(options: {
   databaseUrl: string | null;
   dataDir: string;
+  onPoolError?: (error: Error) => void;
 }): Promise<Db> {
   let kysely: Kysely<Database>;
   let dialect: Dialect;
   if (options.databaseUrl) {
     dialect = 'postgres';
-    kysely = new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }),
-      }),
-    });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection ended by the server (restart, admin kill) must not crash the process;
+    // the pool replaces it on the next query.
+    pool.on('error', (error) => options.onPoolError?.(error));
+    kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(options.dataDir, { recursive: true });

@@ -18,8 +18,9 @@ import {
 import { checkCaptcha } from './captcha';
 import { clearFailures, isLocked, loginKey, recentFailures, recordFailure } from './lockout';
 import { writeLoginLog } from './login-log';
+import { passwordSignInAllowed } from '../sso/config';
 import { owesPasswordChange, verifyPassword } from './passwords';
-import { passwordLevelOf } from '@portcullis/contract';
+import { ipAllowed, passwordLevelOf } from '@portcullis/contract';
 
 function mfaRequiredUnbound(account: AccountRow, company: CompanyRow): boolean {
   return company.company_mfa === 1 && account.otp_enabled === 0;
@@ -59,6 +60,18 @@ async function attemptLogin(
   if ((await recentFailures(ctx, key)) > 0 && !(await checkCaptcha(ctx, request, body.captcha))) {
     throw new AppError('CaptchaIncorrect');
   }
+  // An address in neither of the team's whitelists is turned away before any password is
+  // tried, so it cannot learn whether a password is right.
+  if (company && !ipAllowed(company.ip_whitelist, ip) && !ipAllowed(company.admin_whitelist, ip)) {
+    await writeLoginLog(ctx, {
+      ...logBase,
+      accountId: null,
+      admin: null,
+      success: false,
+      reason: 'IPNotInWhiteList',
+    });
+    throw new AppError('IPNotInWhiteList');
+  }
   if (await isLocked(ctx, key)) {
     await writeLoginLog(ctx, {
       ...logBase,
@@ -92,6 +105,16 @@ async function attemptLogin(
       reason: 'AccountDisabled',
     });
     throw new AppError('AccountDisabled');
+  }
+  if (!(await passwordSignInAllowed(ctx, found))) {
+    await writeLoginLog(ctx, {
+      ...logBase,
+      accountId: found.id,
+      admin: found.is_admin,
+      success: false,
+      reason: 'PasswordLoginDisabled',
+    });
+    throw new AppError('PasswordLoginDisabled');
   }
 
   if (!addressAllowed(found, company, ip)) {

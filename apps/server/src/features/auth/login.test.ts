@@ -9,7 +9,7 @@ import {
   TEAM,
   type TestApp,
 } from '../../test/harness';
-import { passwordColumns } from './passwords';
+import { owesPasswordChange, passwordColumns } from './passwords';
 import { nowSeconds } from '../../lib/time';
 import { sha256Hex } from '../../lib/crypto';
 
@@ -211,6 +211,52 @@ describe('login', () => {
     expect((await c.get('/api/account_pubkey')).json().code).toBe('NeedBindMfa');
     expect((await c.get('/api/mfa/secret')).statusCode).toBe(200);
     await t.ctx.db.updateTable('company').set({ company_mfa: 0 }).execute();
+  });
+
+  it('applies a shortened hold time to sessions touched under the longer one', async () => {
+    const c = t.client();
+    await c.login(TEAM, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const id = sha256Hex(c.cookies.get('pc_session')!);
+    const now = nowSeconds();
+    // Touched 40 minutes ago under a 480-minute hold; the team now holds for 30 minutes.
+    await t.ctx.db
+      .updateTable('session')
+      .set({ last_seen_at: now - 40 * 60, expires_at: now + 440 * 60 })
+      .where('id', '=', id)
+      .execute();
+    expect((await c.get('/api/current_account')).json().code).toBe('NeedLogin');
+  });
+
+  it('turns away an address outside both whitelists before trying the password', async () => {
+    await t.ctx.db
+      .updateTable('company')
+      .set({ ip_whitelist: '10.0.0.1', admin_whitelist: '10.0.0.2' })
+      .execute();
+    const wrong = await t.client().login(TEAM, ADMIN_EMAIL, 'not-the-password');
+    const right = await t.client().login(TEAM, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await t.ctx.db.updateTable('company').set({ ip_whitelist: '', admin_whitelist: '' }).execute();
+    // Same answer whether or not the password was right, and no failure counted against it.
+    expect(wrong.json().code).toBe('IPNotInWhiteList');
+    expect(right.json().code).toBe('IPNotInWhiteList');
+    const show = await t
+      .client()
+      .get(`/api/auth/show_captcha?domain=${TEAM}&username=${ADMIN_EMAIL}`);
+    expect(show.json()).toEqual({ captcha: false });
+  });
+
+  it('owes no password change for an account without a password (single sign-on)', async () => {
+    const row = await t.ctx.db
+      .selectFrom('account')
+      .selectAll()
+      .where('account', '=', ADMIN_EMAIL)
+      .executeTakeFirstOrThrow();
+    const company = await t.ctx.db.selectFrom('company').selectAll().executeTakeFirstOrThrow();
+    expect(
+      owesPasswordChange(
+        { ...row, password_hash: null, password_set_by_admin: 1, password_level: 0 },
+        company,
+      ),
+    ).toBe(false);
   });
 
   it('records every attempt in the login log without the password', async () => {

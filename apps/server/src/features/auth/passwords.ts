@@ -52,6 +52,8 @@ export async function passwordColumns(password: string, setByAdmin: boolean) {
  * under the forced-change policy, or was set by an administrator (spec 1 §2.2, §5).
  */
 export function owesPasswordChange(account: AccountRow, company: CompanyRow): boolean {
+  // Accounts that sign in through SSO have no password to change.
+  if (account.password_hash === null) return false;
   if (account.password_level < teamLevel(company)) return true;
   if (account.password_set_by_admin) return true;
   if (company.reset_password && account.password_changed_at !== null) {

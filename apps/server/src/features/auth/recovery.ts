@@ -35,7 +35,7 @@ export async function sendPasswordLink(
   ctx: AppContext,
   account: AccountRow,
   company: CompanyRow,
-  purpose: 'reset' | 'welcome',
+  purpose: 'reset' | 'welcome' | 'invite',
 ): Promise<void> {
   const now = nowSeconds();
   const recent = await ctx.db
@@ -58,13 +58,14 @@ export async function sendPasswordLink(
     .execute();
   const link = resetLink(ctx, token, account, company);
   const subject =
-    purpose === 'welcome'
-      ? 'Welcome to Portcullis: set your password'
-      : 'Portcullis: reset your password';
-  const intro =
-    purpose === 'welcome'
-      ? `Your team ${company.domain} is registered. Set the password of ${account.account} here:`
-      : `Someone asked to reset the password of ${account.account} in team ${company.domain}. If it was you, set a new password here:`;
+    purpose === 'reset'
+      ? 'Portcullis: reset your password'
+      : 'Welcome to Portcullis: set your password';
+  const intro = {
+    welcome: `Your team ${company.domain} is registered. Set the password of ${account.account} here:`,
+    invite: `You have been added to team ${company.domain} (${company.full_name}) on Portcullis. Set the password of ${account.account} here:`,
+    reset: `Someone asked to reset the password of ${account.account} in team ${company.domain}. If it was you, set a new password here:`,
+  }[purpose];
   await ctx.mailer.send({
     to: account.account,
     subject,

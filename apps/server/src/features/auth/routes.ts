@@ -4,8 +4,8 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { endSession, requireAuth } from '../../plugins/app/auth';
 import { registerRoute } from '../../plugins/app/route';
-import { findCompanyByDomain } from '../accounts';
 import { createTeam } from '../company/teams';
+import { ssoOption } from '../sso/config';
 import { checkCaptcha, issueCaptcha } from './captcha';
 import { recentFailures, loginKey } from './lockout';
 import { finishMfaLogin, login } from './login-service';
@@ -38,16 +38,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { captcha: (await recentFailures(ctx, loginKey(query.domain, query.username))) > 0 };
   });
 
-  registerRoute(app, authRoutes.isOpenSso, async ({ params }) => {
-    const company = await findCompanyByDomain(ctx, params.domain);
-    const open = company?.sso_open === 1;
-    return {
-      is_open_sso: open,
-      mfa: false,
-      is_account_password: true,
-      sso_service: open ? company.sso_login_url : '',
-    };
-  });
+  registerRoute(app, authRoutes.isOpenSso, ({ params }) => ssoOption(ctx, params.domain));
 
   registerRoute(app, authRoutes.register, async ({ body, request }) => {
     if (!(await checkCaptcha(ctx, request, body.captcha))) throw new AppError('CaptchaIncorrect');

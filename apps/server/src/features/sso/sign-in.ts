@@ -22,7 +22,7 @@ import {
 } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import type { AccountRow, CompanyRow } from '../../db/schema';
-import { AppError, invalidParameter } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import { randomToken, safeEqual, sha256Hex } from '../../lib/crypto';
 import { nowSeconds } from '../../lib/time';
 import { addressAllowed, startSession } from '../../plugins/app/auth';
@@ -45,7 +45,7 @@ const SSO_MAX_OUTSTANDING_REQUESTS = 10_000;
  * answer alike). Not 401/403: nobody's credentials were at fault.
  */
 function ssoNotOpen(): AppError {
-  return invalidParameter('domain');
+  return new AppError('SsoNotOpen');
 }
 
 async function openTeam(

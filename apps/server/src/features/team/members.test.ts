@@ -233,8 +233,8 @@ describe('team members', () => {
     it('refuses a bad name, an unknown role and an empty change, changing nothing', async () => {
       const m = await addMember(t, 'nochange@demo.local', 0);
       for (const [body, field] of [
-        [{ name: 'x' }, 'name'],
-        [{ name: 'x'.repeat(17) }, 'name'],
+        [{ name: '   ' }, 'name'],
+        [{ name: 'x'.repeat(21) }, 'name'],
         [{ is_admin: 5 }, 'is_admin'],
         [{ is_admin: -1 }, 'is_admin'],
         [{ status: 'yes' }, 'status'],

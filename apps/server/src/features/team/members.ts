@@ -90,7 +90,7 @@ export async function addMember(
     throw error;
   }
   try {
-    await sendPasswordLink(ctx, row, auth.company, 'welcome');
+    await sendPasswordLink(ctx, row, auth.company, 'invite');
   } catch (error) {
     // Without the mail the member could never set a password, and adding them again would
     // answer AccountExist: undo, so the administrator can simply retry.

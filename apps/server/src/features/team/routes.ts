@@ -98,7 +98,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void 
     teamSettings(ctx, requireAuth(request).company),
   );
   registerRoute(app, teamRoutes.updateTeam, ({ body, request }) =>
-    updateTeam(ctx, requireAuth(request), body),
+    updateTeam(ctx, requireAuth(request), body, request.ip),
   );
   registerRoute(app, teamRoutes.updateDomainToken, ({ request }) =>
     renewDomainToken(ctx, requireAuth(request)),

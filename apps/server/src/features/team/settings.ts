@@ -3,7 +3,7 @@
  * setting here is enforced elsewhere: whitelists by the access hook and login, the hold time by
  * sessions, company MFA and strength by the login flow and the console's gate.
  */
-import type { TeamSettings } from '@portcullis/contract';
+import { ipAllowed, type TeamSettings } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import type { CompanyRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -69,7 +69,11 @@ export async function updateTeam(
     password_strength: 0 | 1 | 2;
     email?: string | undefined;
   },
+  clientIp: string,
 ): Promise<TeamSettings> {
+  const adminWhitelist = normaliseList(body.admin_whitelist);
+  if (!ipAllowed(adminWhitelist, clientIp))
+    throw new AppError('WhitelistExcludesSelf', { ip: clientIp });
   let bindingAdminId = auth.company.binding_admin_id;
   if (body.email) {
     const admin = await findAccount(ctx, auth.company.id, body.email);
@@ -86,7 +90,7 @@ export async function updateTeam(
         contact_phone: body.contact_phone,
         contact_address: body.contact_address,
         ip_whitelist: normaliseList(body.ip_whitelist),
-        admin_whitelist: normaliseList(body.admin_whitelist),
+        admin_whitelist: adminWhitelist,
         session_expire_time: body.session_expire_time,
         company_mfa: body.company_mfa,
         reset_password: body.reset_password,

@@ -120,6 +120,11 @@ async function loadAuth(ctx: AppContext, token: string): Promise<AuthContext | n
     .selectAll()
     .where('id', '=', account.company_id)
     .executeTakeFirstOrThrow();
+  // The hold time in force now applies, even to a session touched under a longer one.
+  if (now - session.last_seen_at >= holdSeconds(company)) {
+    await ctx.db.deleteFrom('session').where('id', '=', session.id).execute();
+    return null;
+  }
   if (now - session.last_seen_at >= TOUCH_INTERVAL_SECONDS) {
     session.last_seen_at = now;
     session.expires_at = now + holdSeconds(company);
