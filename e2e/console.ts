@@ -125,3 +125,10 @@ export async function expectNotice(page: Page, text: string | RegExp): Promise<v
     .first()
     .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 }
+
+/** Waits until no notice covers the page (they last 3 s), for a clean screenshot. */
+export async function waitForNoticesGone(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.locator('.ant-message-notice').count(), { timeout: UI_TIMEOUT })
+    .toBe(0);
+}

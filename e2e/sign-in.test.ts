@@ -15,7 +15,7 @@ import {
   totpCodes,
   type E2E,
 } from './harness';
-import { api, expectNotice, login, submitLogin, UI_TIMEOUT } from './console';
+import { api, expectNotice, login, submitLogin, UI_TIMEOUT, waitForNoticesGone } from './console';
 
 let e2e: E2E;
 const opened: BrowserContext[] = [];
@@ -94,6 +94,7 @@ describe('sign-in flows', () => {
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await expect.poll(() => page.getByText('Online sessions: 0').first().isVisible()).toBe(true);
     await page.waitForTimeout(600);
+    await waitForNoticesGone(page);
     await screenshot(page, 'shell-en_US');
 
     // Switch to Chinese in the header: every string changes, and the choice is remembered.
@@ -103,6 +104,7 @@ describe('sign-in flows', () => {
     await page.getByRole('menuitem', { name: /账号安全/ }).waitFor();
     await page.getByRole('button', { name: /退出登录/ }).waitFor();
     await page.waitForTimeout(600);
+    await waitForNoticesGone(page);
     await screenshot(page, 'shell-zh_CN');
     await page.reload();
     await page.getByRole('heading', { name: '仪表盘' }).waitFor({ timeout: UI_TIMEOUT });
@@ -288,8 +290,44 @@ describe('sign-in flows', () => {
       username: 'boss@acme.test',
       password: 'Acme#Boss1',
     });
-    await page.waitForURL((url) => ['/operation/dashboard', '/purchase'].includes(url.pathname), {
-      timeout: UI_TIMEOUT,
+    // A new team starts on the Trial plan.
+    await page.waitForURL('**/operation/dashboard', { timeout: UI_TIMEOUT });
+    await page.getByText(/Trial · Expires/).waitFor();
+
+    // When the plan has run out, login goes to /purchase, which explains it in both languages.
+    const team = await e2e.ctx.db
+      .selectFrom('company')
+      .select('id')
+      .where('domain', '=', 'acme42')
+      .executeTakeFirstOrThrow();
+    await e2e.ctx.db
+      .updateTable('plan')
+      .set({ expire_time: Math.floor(Date.now() / 1000) - 60 })
+      .where('company_id', '=', team.id)
+      .execute();
+    await page.getByRole('button', { name: /Log out/ }).click();
+    await page.waitForURL('**/login');
+    await submitLogin(e2e, context, page, {
+      domain: 'acme42',
+      username: 'boss@acme.test',
+      password: 'Acme#Boss1',
     });
+    await page.waitForURL('**/purchase', { timeout: UI_TIMEOUT });
+    await page.getByRole('heading', { name: 'No current plan' }).waitFor();
+    const picture = page.locator('img.pc-purchase__image');
+    expect(await picture.getAttribute('alt')).toMatch(/no current plan/);
+    await expect
+      .poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBeGreaterThan(0);
+    const englishSrc = await picture.getAttribute('src');
+    await screenshot(page, 'purchase-en_US');
+    await page.getByRole('combobox', { name: 'Language' }).click();
+    await page.getByRole('option', { name: '中文' }).click();
+    await page.getByRole('heading', { name: '当前没有套餐' }).waitFor();
+    await expect.poll(() => picture.getAttribute('src')).not.toBe(englishSrc);
+    await page.waitForTimeout(300);
+    await screenshot(page, 'purchase-zh_CN');
+    await page.getByRole('combobox', { name: '语言' }).click();
+    await page.getByRole('option', { name: 'English' }).click();
   });
 });

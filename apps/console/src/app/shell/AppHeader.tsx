@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Avatar, Badge, Button, Space, Tooltip, Typography } from 'antd';
+import { Avatar, Button, Space, Tooltip, Typography } from 'antd';
 import { DesktopOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -28,9 +28,9 @@ export function AppHeader({ account }: AppHeaderProps): ReactNode {
       <Space size="middle" className="pc-header__tools" wrap>
         <Tooltip title={t('shell.header.onlineTip')}>
           <span className="pc-header__online" aria-label={t('shell.header.online', { count })}>
-            <Badge count={count} showZero size="small" color={count > 0 ? 'green' : 'default'}>
-              <DesktopOutlined className="pc-header__online-icon" />
-            </Badge>
+            <DesktopOutlined
+              className={count > 0 ? 'pc-header__online-icon is-live' : 'pc-header__online-icon'}
+            />
             <span className="pc-header__online-text">{t('shell.header.online', { count })}</span>
           </span>
         </Tooltip>
