@@ -3,7 +3,7 @@
  * happens in a right-hand panel; `?changePwd=1` (the password-strength gate) opens the password
  * panel at once.
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Button, Card, Skeleton, Switch, Tag, Typography } from 'antd';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +21,8 @@ export function PersonalSecurityPage(): ReactNode {
   const [params] = useSearchParams();
   const account = useCurrentAccountQuery();
   const wantsPasswordChange = params.has('changePwd');
+  // Fixed when the panel opens, so the panel does not flip to the other form as it closes.
+  const [mfaMode, setMfaMode] = useState<'open' | 'close'>('open');
   const { open } = panel;
 
   useEffect(() => {
@@ -99,7 +101,10 @@ export function PersonalSecurityPage(): ReactNode {
           checked={data.otp_enabled}
           disabled={data.company_mfa && data.otp_enabled}
           aria-label={t('personal-security.mfa.toggle')}
-          onChange={() => panel.open(MFA_PANEL)}
+          onChange={() => {
+            setMfaMode(data.otp_enabled ? 'close' : 'open');
+            panel.open(MFA_PANEL);
+          }}
         />
       ),
     },
@@ -126,7 +131,7 @@ export function PersonalSecurityPage(): ReactNode {
       </Card>
       <ChangePasswordPanel level={data.password_strength.level} />
       <MobilePanel current={data.mobile} />
-      <MfaPanel enabled={data.otp_enabled} />
+      <MfaPanel mode={mfaMode} />
     </>
   );
 }

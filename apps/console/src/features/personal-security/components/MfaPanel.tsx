@@ -19,13 +19,14 @@ interface CodesForm {
 }
 
 /** Open the virtual MFA (bind a new secret) or close it (two consecutive current codes). */
-export function MfaPanel({ enabled }: { enabled: boolean }): ReactNode {
+export function MfaPanel({ mode }: { mode: 'open' | 'close' }): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const panel = usePanel();
   const queryClient = useQueryClient();
   const disable = useDisableMfaMutation();
+  const enabled = mode === 'close';
   const close = (): void => panel.close(MFA_PANEL);
 
   return (
