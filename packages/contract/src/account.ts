@@ -44,6 +44,7 @@ export const CurrentAccountSchema = z.object({
     password_ok: z.boolean(),
   }),
   company: z.object({ id: z.number().int(), domain: z.string(), full_name: z.string() }),
+  /** The sign-in before this session's (null and '' when there was none). */
   last_login_time: z.number().int().nullable(),
   last_login_ip: z.string(),
 });

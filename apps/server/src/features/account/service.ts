@@ -35,6 +35,17 @@ export async function currentAccountReply(
 ): Promise<CurrentAccount> {
   const { account, company } = auth;
   const level = teamLevel(company);
+  // "Last login" on the security page means the one before this session's (spec 1 §2.11).
+  const previous = await ctx.db
+    .selectFrom('login_log')
+    .select(['created_at', 'ip'])
+    .where('account_id', '=', account.id)
+    .where('success', '=', 1)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(1)
+    .limit(1)
+    .executeTakeFirst();
   return {
     id: account.id,
     name: account.name,
@@ -48,8 +59,8 @@ export async function currentAccountReply(
     current_plan: planReply(await currentPlan(ctx, company.id)),
     password_strength: { level, password_ok: account.password_level >= level },
     company: { id: company.id, domain: company.domain, full_name: company.full_name },
-    last_login_time: account.last_login_time,
-    last_login_ip: account.last_login_ip,
+    last_login_time: previous?.created_at ?? null,
+    last_login_ip: previous?.ip ?? '',
   };
 }
 

@@ -35,7 +35,13 @@ describe('login', () => {
     });
     const plan = me.json().current_plan;
     expect(plan.expire - nowSeconds()).toBeGreaterThan(29 * 86_400);
-    expect(me.json().last_login_ip).not.toBe('');
+    // No earlier sign-in yet: the security page shows none.
+    expect(me.json()).toMatchObject({ last_login_time: null, last_login_ip: '' });
+    const again = t.client();
+    await again.login(TEAM, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const later = (await again.get('/api/current_account')).json();
+    expect(later.last_login_ip).toBe('127.0.0.1');
+    expect(later.last_login_time).toBeGreaterThan(nowSeconds() - 60);
   });
 
   it('answers PasswordError alike for a wrong password, an unknown account and an unknown team', async () => {
