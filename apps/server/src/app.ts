@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
+import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -32,6 +33,8 @@ import { registerSshKeyRoutes } from './features/ssh-keys/routes';
 import { registerTeamRoutes } from './features/team/routes';
 import { registerLogRoutes } from './features/logs/routes';
 import { registerSsoRoutes } from './features/sso/routes';
+import { registerClusterRoutes } from './features/clusters/routes';
+import { createGatewayHub } from './features/clusters/hub';
 
 /** Query strings carry reset codes; SSO exchange paths carry single-use credentials. */
 export function redactUrl(url: string): string {
@@ -74,6 +77,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
     sms: createOutboxSms(config.dataDir),
     metrics: createMetrics(),
+    gateways: createGatewayHub(() => ctx),
     ...overrides,
   };
 
@@ -100,9 +104,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   logPoolError = (error) => app.log.warn({ err: error }, 'database pool error');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onClose', async () => db.kysely.destroy());
+  app.addHook('onClose', async () => {
+    ctx.gateways.close();
+    await db.kysely.destroy();
+  });
 
   await app.register(cookie);
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   await app.register(securityPlugin({ secureCookies: config.secureCookies }));
   await app.register(errorHandlerPlugin);
   await app.register(authPlugin(ctx));
@@ -123,9 +131,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerTeamRoutes(api, ctx);
       registerLogRoutes(api, ctx);
       registerSsoRoutes(api, ctx);
+      registerClusterRoutes(api, ctx);
     },
     { prefix: '/api' },
   );
+
+  ctx.gateways.attach(app);
 
   const dist = config.consoleDist;
   const hasConsole = dist !== null && fs.existsSync(path.join(dist, 'index.html'));

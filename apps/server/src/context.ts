@@ -9,6 +9,7 @@ import type { Sealer } from './lib/crypto';
 import type { Mailer } from './lib/mailer';
 import type { SmsProvider } from './lib/sms';
 import type { Metrics } from './plugins/app/metrics';
+import type { GatewayHub } from './features/clusters/hub';
 
 export interface AppContext {
   config: AppConfig;
@@ -18,4 +19,5 @@ export interface AppContext {
   mailer: Mailer;
   sms: SmsProvider;
   metrics: Metrics;
+  gateways: GatewayHub;
 }

@@ -1,7 +1,9 @@
 export * from './account';
 export * from './auth';
+export * from './cluster';
 export * from './common';
 export * from './constants';
+export * from './control';
 export * from './errors';
 export * from './http';
 export * from './logs';
@@ -14,6 +16,7 @@ export * from './version';
 
 import { accountRoutes } from './account';
 import { authRoutes } from './auth';
+import { clusterRoutes } from './cluster';
 import { logRoutes } from './logs';
 import { ssoRoutes } from './sso';
 import { teamRoutes } from './team';
@@ -26,4 +29,5 @@ export const ALL_ROUTES: readonly RouteDescriptor[] = [
   ...Object.values(teamRoutes),
   ...Object.values(logRoutes),
   ...Object.values(ssoRoutes),
+  ...Object.values(clusterRoutes),
 ];

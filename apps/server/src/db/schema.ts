@@ -242,6 +242,51 @@ export interface SsoCredentialTable {
   used_at: number | null;
 }
 
+export interface NetworkTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  /** Lower-cased name: cluster names are unique in a team without regard to case. */
+  name_key: string;
+  /** SHA-256 of the cluster key, for the gateway's handshake. */
+  key_hash: string;
+  /** The key itself, sealed, so the install command can be shown again. */
+  key_sealed: string;
+  max_tunnel_expire_time: number;
+  is_open_map: number;
+  port_map_info: string;
+  safe_mode: number;
+  created_at: number;
+}
+
+/** One row per gateway connection; live while disconnected_at is null and it heartbeats. */
+export interface AgentTable {
+  id: Generated<number>;
+  network_id: number;
+  instance: string;
+  version: string;
+  host: string;
+  ports: string;
+  features: string;
+  remote_ip: string;
+  connected_at: number;
+  last_seen_at: number;
+  disconnected_at: number | null;
+}
+
+export interface TaskTable {
+  id: string;
+  company_id: number;
+  network_id: number;
+  kind: string;
+  /** What the task is about (a resource id), when it is about one. */
+  subject_id: number | null;
+  status: string;
+  result: string;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   company: CompanyTable;
   plan: PlanTable;
@@ -258,6 +303,9 @@ export interface Database {
   team_group: TeamGroupTable;
   group_member: GroupMemberTable;
   event_log: EventLogTable;
+  network: NetworkTable;
+  agent: AgentTable;
+  task: TaskTable;
   sso_config: SsoConfigTable;
   sso_request: SsoRequestTable;
   sso_assertion_seen: SsoAssertionSeenTable;

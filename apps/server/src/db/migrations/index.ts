@@ -6,6 +6,7 @@ import type { ColumnDataType, ColumnDefinitionBuilder, Kysely, Migration } from 
 import * as foundation from './001-foundation';
 import * as teamAndEvents from './002-team-and-events';
 import * as sso from './003-sso';
+import * as clusters from './004-clusters';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '001-foundation': foundation,
   '002-team-and-events': teamAndEvents,
   '003-sso': sso,
+  '004-clusters': clusters,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

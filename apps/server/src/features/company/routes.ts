@@ -6,6 +6,7 @@ import { requireAuth } from '../../plugins/app/auth';
 import { registerRoute } from '../../plugins/app/route';
 import { currentPlan, planReply } from '../accounts';
 import { teamLevel } from '../auth/passwords';
+import { countClusters } from '../clusters/service';
 
 export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, accountRoutes.currentCompany, async ({ request }) => {
@@ -33,10 +34,10 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
       .where('company_id', '=', company.id)
       .executeTakeFirst();
     const plan = planReply(await currentPlan(ctx, company.id));
-    // Clusters, resources and workgroups arrive with their own features; none exist before.
+    // Resources and workgroups arrive with their own features; none exist before.
     return {
       accounts: Number(accounts?.n ?? 0),
-      networks: 0,
+      networks: await countClusters(ctx, company.id),
       resources: 0,
       shared_resources: 0,
       projects: 0,

@@ -13,6 +13,7 @@ import { currentPlan, findAccount } from '../accounts';
 import { teamLevel } from '../auth/passwords';
 import { writeEvent } from '../events/writer';
 import { countMembers } from './members';
+import { countClusters } from '../clusters/service';
 
 export async function teamSettings(ctx: AppContext, company: CompanyRow): Promise<TeamSettings> {
   const binding = company.binding_admin_id
@@ -162,7 +163,11 @@ export async function planInfo(ctx: AppContext, auth: AuthContext) {
     shared_resources: plan.shared_resource_limit,
     shared_networks: plan.shared_network_limit,
     expire: plan.expire_time,
-    // Clusters and resources arrive with their own feature; until then none exist.
-    used: { resources: 0, networks: 0, accounts: await countMembers(ctx, auth.company.id) },
+    // Resources arrive with their own feature; until then none exist.
+    used: {
+      resources: 0,
+      networks: await countClusters(ctx, auth.company.id),
+      accounts: await countMembers(ctx, auth.company.id),
+    },
   };
 }

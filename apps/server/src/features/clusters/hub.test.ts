@@ -1,0 +1,152 @@
+/**
+ * The control channel from a gateway's side: a real WebSocket client on the real server,
+ * speaking the contract's messages.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { CONTROL_PATH, CONTROL_PROTOCOL, type ServerMessage } from '@portcullis/contract';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { CLOSE_BAD_KEY, CLOSE_UPDATE_REQUIRED } from './hub';
+
+const ports = {
+  ssh_port: 9998,
+  webssh_port: 8889,
+  mysql_port: 9696,
+  postgresql_port: 9432,
+  mssql_port: 9433,
+  rdp_port: 9389,
+  webrdp_port: 8389,
+};
+
+describe('gateway control channel', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let base: string;
+  let clusterId: number;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
+    admin = await signedIn(t);
+    clusterId = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id;
+    key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${clusterId}/agent_scripts`)).json().install,
+    )![1]!;
+  });
+  afterAll(() => t.close());
+
+  function dial(bearer: string | null): {
+    ws: WebSocket;
+    messages: ServerMessage[];
+    closed: Promise<number>;
+  } {
+    const ws = new WebSocket(base + CONTROL_PATH, {
+      headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+    });
+    const messages: ServerMessage[] = [];
+    ws.on('message', (d) => messages.push(JSON.parse(d.toString()) as ServerMessage));
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    return { ws, messages, closed };
+  }
+
+  async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('timed out');
+  }
+
+  const hello = (v = CONTROL_PROTOCOL) =>
+    JSON.stringify({
+      v,
+      type: 'hello',
+      version: '3.0.0',
+      host: 'gw.lab',
+      ports,
+      features: ['ssh', 'scan'],
+    });
+  const status = async () => (await admin.get(`/api/v1/network/${clusterId}`)).json();
+
+  it('refuses a missing or wrong key', async () => {
+    expect(await dial(null).closed).toBe(CLOSE_BAD_KEY);
+    expect(await dial('pck_wrong').closed).toBe(CLOSE_BAD_KEY);
+  });
+
+  it('marks the cluster available while a gateway is connected, and unavailable when it goes', async () => {
+    const g = dial(key);
+    g.ws.on('open', () => g.ws.send(hello()));
+    await until(() => g.messages.some((m) => m.type === 'welcome'));
+    expect(g.messages[0]).toMatchObject({
+      type: 'welcome',
+      cluster_id: clusterId,
+      latest_version: '3.0.0',
+    });
+    await until(async () => (await status()).agent_status === 1);
+    expect((await status()).agent).toMatchObject({
+      version: '3.0.0',
+      host: 'gw.lab',
+      ports,
+      connected: 1,
+    });
+    g.ws.send(JSON.stringify({ v: CONTROL_PROTOCOL, type: 'heartbeat' }));
+    g.ws.close();
+    await g.closed;
+    await until(async () => (await status()).agent_status === 0);
+  });
+
+  it('counts a gateway that stopped heartbeating as gone', async () => {
+    const g = dial(key);
+    g.ws.on('open', () => g.ws.send(hello()));
+    await until(async () => (await status()).agent_status === 1);
+    await t.ctx.db
+      .updateTable('agent')
+      .set({ last_seen_at: 0 })
+      .where('disconnected_at', 'is', null)
+      .execute();
+    expect((await status()).agent_status).toBe(0);
+    g.ws.close();
+    await g.closed;
+  });
+
+  it('tells a gateway of an older protocol to update', async () => {
+    const g = dial(key);
+    g.ws.on('open', () => g.ws.send(hello(0)));
+    expect(await g.closed).toBe(CLOSE_UPDATE_REQUIRED);
+    expect(g.messages[0]).toMatchObject({ type: 'update_required', latest_version: '3.0.0' });
+  });
+
+  it('hands a task to a connected gateway and stores its result', async () => {
+    const g = dial(key);
+    g.ws.on('open', () => g.ws.send(hello()));
+    await until(() => g.messages.some((m) => m.type === 'welcome'));
+    const id = await t.ctx.gateways.dispatch(1, clusterId, {
+      kind: 'scan',
+      cidr: '127.0.0.0/30',
+      port: 22,
+    });
+    await until(() => g.messages.some((m) => m.type === 'task'));
+    const task = g.messages.find((m) => m.type === 'task');
+    expect(task).toMatchObject({ task_id: id, task: { kind: 'scan', cidr: '127.0.0.0/30' } });
+    g.ws.send('{not json');
+    g.ws.send(
+      JSON.stringify({
+        v: 1,
+        type: 'task_result',
+        task_id: id,
+        result: { kind: 'scan', open: [{ ip: '127.0.0.1', port: 22 }] },
+      }),
+    );
+    await until(
+      async () =>
+        (await t.ctx.db.selectFrom('task').select('status').where('id', '=', id).executeTakeFirst())
+          ?.status === 'done',
+    );
+    g.ws.close();
+    await g.closed;
+    await expect(
+      t.ctx.gateways.dispatch(1, clusterId, { kind: 'scan', cidr: '127.0.0.0/30', port: 22 }),
+    ).rejects.toMatchObject({ code: 'AgentError' });
+  });
+});

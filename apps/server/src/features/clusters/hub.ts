@@ -1,0 +1,250 @@
+/**
+ * The gateway hub: the server's end of the control channel (contract control.ts). A gateway
+ * dials in with its cluster key; the hub checks the key, records the connection as an agent of
+ * that cluster, keeps its heartbeat, hands it tasks and stores their results.
+ *
+ * Close codes: 4401 bad or missing key, 4400 unreadable handshake, 4426 protocol too old.
+ * Limits: this hub knows the sockets of this server replica only; with several replicas,
+ * tasks for a gateway connected elsewhere travel over Redis (a later step).
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+// The websocket route option and handler signature come from this plugin's types.
+import type {} from '@fastify/websocket';
+import {
+  CONTROL_PATH,
+  CONTROL_PROTOCOL,
+  CONTROL_PROTOCOL_MIN,
+  GatewayMessageSchema,
+  HEARTBEAT_SECONDS,
+  type ServerMessage,
+  type Task,
+  type TaskResult,
+} from '@portcullis/contract';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/app-error';
+import { sha256Hex } from '../../lib/crypto';
+import { nowSeconds } from '../../lib/time';
+import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
+
+export const CLOSE_BAD_KEY = 4401;
+export const CLOSE_BAD_HELLO = 4400;
+export const CLOSE_UPDATE_REQUIRED = 4426;
+const HELLO_TIMEOUT_MS = 10_000;
+
+interface Connection {
+  networkId: number;
+  agentId: number;
+  socket: WebSocket;
+}
+
+export interface GatewayHub {
+  attach(app: FastifyInstance): void;
+  /** Sends a task to a connected gateway of the cluster; AgentError when none is connected. */
+  dispatch(companyId: number, networkId: number, task: Task, subjectId?: number): Promise<string>;
+  connectedCount(networkId: number): number;
+  close(): void;
+}
+
+function send(socket: WebSocket, message: ServerMessage): void {
+  socket.send(JSON.stringify(message));
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = String(request.headers.authorization ?? '');
+  const match = /^Bearer\s+(\S+)$/.exec(header);
+  return match?.[1] ?? null;
+}
+
+export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
+  const connections = new Map<number, Set<Connection>>();
+  let ctx: AppContext;
+
+  async function onResult(
+    conn: Connection,
+    taskId: string,
+    result: TaskResult | undefined,
+    error: string | undefined,
+  ) {
+    await ctx.db
+      .updateTable('task')
+      .set({
+        status: error || !result ? 'failed' : 'done',
+        result: JSON.stringify(error || !result ? { error: error ?? 'no result' } : result),
+        finished_at: nowSeconds(),
+      })
+      .where('id', '=', taskId)
+      .where('network_id', '=', conn.networkId)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /** Registers the control channel's WebSocket route (after @fastify/websocket). */
+  function attach(app: FastifyInstance): void {
+    ctx = getCtx();
+    app.get(CONTROL_PATH, { websocket: true }, (socket, request) => {
+      let conn: Connection | null = null;
+      const queue: string[] = [];
+      let ready = false;
+      const helloTimer = setTimeout(
+        () => socket.close(CLOSE_BAD_HELLO, 'no hello'),
+        HELLO_TIMEOUT_MS,
+      );
+
+      const handle = async (raw: string) => {
+        let parsed;
+        try {
+          parsed = GatewayMessageSchema.safeParse(JSON.parse(raw));
+        } catch {
+          parsed = null;
+        }
+        if (!parsed?.success) {
+          request.log.warn({ networkId: conn?.networkId }, 'unreadable gateway message');
+          if (!conn) socket.close(CLOSE_BAD_HELLO, 'unreadable hello');
+          return;
+        }
+        const message = parsed.data;
+        if (!conn) {
+          if (message.type !== 'hello') return void socket.close(CLOSE_BAD_HELLO, 'hello expected');
+          clearTimeout(helloTimer);
+          if (message.v < CONTROL_PROTOCOL_MIN) {
+            send(socket, {
+              v: CONTROL_PROTOCOL,
+              type: 'update_required',
+              min_protocol: CONTROL_PROTOCOL_MIN,
+              latest_version: PUBLISHED_GATEWAY_VERSION,
+            });
+            return void socket.close(CLOSE_UPDATE_REQUIRED, 'update required');
+          }
+          conn = await register(message);
+          return;
+        }
+        if (message.type === 'heartbeat') {
+          await ctx.db
+            .updateTable('agent')
+            .set({ last_seen_at: nowSeconds() })
+            .where('id', '=', conn.agentId)
+            .execute();
+        } else if (message.type === 'task_result') {
+          await onResult(conn, message.task_id, message.result, message.error);
+        }
+      };
+
+      let networkId: number | null = null;
+      const register = async (
+        hello: Extract<ReturnType<typeof GatewayMessageSchema.parse>, { type: 'hello' }>,
+      ) => {
+        const now = nowSeconds();
+        const agent = await ctx.db
+          .insertInto('agent')
+          .values({
+            network_id: networkId!,
+            instance: crypto.randomUUID(),
+            version: hello.version,
+            host: hello.host,
+            ports: JSON.stringify(hello.ports),
+            features: JSON.stringify(hello.features),
+            remote_ip: request.ip,
+            connected_at: now,
+            last_seen_at: now,
+            disconnected_at: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const c: Connection = { networkId: networkId!, agentId: agent.id, socket };
+        let set = connections.get(c.networkId);
+        if (!set) connections.set(c.networkId, (set = new Set()));
+        set.add(c);
+        send(socket, {
+          v: CONTROL_PROTOCOL,
+          type: 'welcome',
+          cluster_id: c.networkId,
+          heartbeat_seconds: HEARTBEAT_SECONDS,
+          latest_version: PUBLISHED_GATEWAY_VERSION,
+        });
+        request.log.info({ networkId: c.networkId, version: hello.version }, 'gateway connected');
+        return c;
+      };
+
+      // Messages are handled strictly in order; attach the listener before any await.
+      let chain = Promise.resolve();
+      socket.on('message', (data) => {
+        const raw = data.toString();
+        if (!ready) return void queue.push(raw);
+        chain = chain
+          .then(() => handle(raw))
+          .catch((error: unknown) => request.log.error({ err: error }, 'gateway message failed'));
+      });
+      socket.on('close', () => {
+        clearTimeout(helloTimer);
+        chain = chain.then(async () => {
+          if (!conn) return;
+          connections.get(conn.networkId)?.delete(conn);
+          await ctx.db
+            .updateTable('agent')
+            .set({ disconnected_at: nowSeconds() })
+            .where('id', '=', conn.agentId)
+            .execute();
+          request.log.info({ networkId: conn.networkId }, 'gateway disconnected');
+        });
+      });
+
+      const key = bearer(request);
+      void (async () => {
+        const network = key
+          ? await ctx.db
+              .selectFrom('network')
+              .select('id')
+              .where('key_hash', '=', sha256Hex(key))
+              .executeTakeFirst()
+          : undefined;
+        if (!network) {
+          socket.close(CLOSE_BAD_KEY, 'bad key');
+          return;
+        }
+        networkId = network.id;
+        ready = true;
+        for (const raw of queue.splice(0)) chain = chain.then(() => handle(raw));
+      })().catch((error: unknown) => {
+        request.log.error({ err: error }, 'gateway handshake failed');
+        socket.close(1011, 'server error');
+      });
+    });
+  }
+
+  return {
+    attach,
+    async dispatch(companyId, networkId, task, subjectId) {
+      const live = [...(connections.get(networkId) ?? [])].filter(
+        (c) => c.socket.readyState === c.socket.OPEN,
+      );
+      const target = live[Math.floor(Math.random() * live.length)];
+      if (!target) throw new AppError('AgentError');
+      const id = crypto.randomUUID();
+      await ctx.db
+        .insertInto('task')
+        .values({
+          id,
+          company_id: companyId,
+          network_id: networkId,
+          kind: task.kind,
+          subject_id: subjectId ?? null,
+          status: 'pending',
+          result: '',
+          created_at: nowSeconds(),
+          finished_at: null,
+        })
+        .execute();
+      send(target.socket, { v: CONTROL_PROTOCOL, type: 'task', task_id: id, task });
+      return id;
+    },
+    connectedCount(networkId) {
+      return connections.get(networkId)?.size ?? 0;
+    },
+    close() {
+      for (const set of connections.values())
+        for (const c of set) c.socket.close(1001, 'server stopping');
+    },
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * Clusters of a team: create (with a fresh gateway key), rename and settings, delete, and the
+ * state of their gateways (the agent pool).
+ */
+import {
+  HEARTBEAT_GRACE_SECONDS,
+  needsUpdate,
+  type Cluster,
+  type GatewayPorts,
+} from '@portcullis/contract';
+import type { Selectable } from 'kysely';
+import type { AppContext } from '../../context';
+import type { AgentTable, NetworkTable } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { randomToken, sha256Hex } from '../../lib/crypto';
+import { nowSeconds } from '../../lib/time';
+import type { AuthContext } from '../../plugins/app/auth';
+import { currentPlan } from '../accounts';
+import { writeEvent } from '../events/writer';
+import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
+
+type NetworkRow = Selectable<NetworkTable>;
+type AgentRow = Selectable<AgentTable>;
+
+/** Gateways of these clusters that are connected and heartbeating now, newest first. */
+export async function liveAgents(
+  ctx: AppContext,
+  networkIds: number[],
+): Promise<Map<number, AgentRow[]>> {
+  const byNetwork = new Map<number, AgentRow[]>();
+  if (networkIds.length === 0) return byNetwork;
+  const rows = await ctx.db
+    .selectFrom('agent')
+    .selectAll()
+    .where('network_id', 'in', networkIds)
+    .where('disconnected_at', 'is', null)
+    .where('last_seen_at', '>', nowSeconds() - HEARTBEAT_GRACE_SECONDS)
+    .orderBy('connected_at', 'desc')
+    .execute();
+  for (const row of rows) {
+    const list = byNetwork.get(row.network_id) ?? [];
+    list.push(row);
+    byNetwork.set(row.network_id, list);
+  }
+  return byNetwork;
+}
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function clusterReply(row: NetworkRow, agents: AgentRow[], resourceCount: number): Cluster {
+  const newest = agents[0];
+  const version = newest?.version ?? '';
+  return {
+    id: row.id,
+    name: row.name,
+    parent_id: null,
+    parent_company: null,
+    agent_status: agents.length > 0 ? 1 : 0,
+    agent_version: version,
+    agent: newest
+      ? {
+          version,
+          host: newest.host,
+          features: parseJson<string[]>(newest.features, []),
+          ports: parseJson<GatewayPorts>(newest.ports, {
+            ssh_port: 0,
+            webssh_port: 0,
+            mysql_port: 0,
+            postgresql_port: 0,
+            mssql_port: 0,
+            rdp_port: 0,
+            webrdp_port: 0,
+          }),
+          connected: agents.length,
+        }
+      : null,
+    need_update: needsUpdate(version, PUBLISHED_GATEWAY_VERSION),
+    resource_count: resourceCount,
+    safe_mode: row.safe_mode,
+    info: {
+      max_tunnel_expire_time: row.max_tunnel_expire_time,
+      is_open_map: row.is_open_map === 1,
+      port_map_info: parseJson(row.port_map_info, []),
+    },
+    create_time: row.created_at,
+  };
+}
+
+export async function teamCluster(
+  ctx: AppContext,
+  auth: AuthContext,
+  id: number,
+): Promise<NetworkRow> {
+  const row = await ctx.db
+    .selectFrom('network')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', auth.company.id)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NetworkNotFound');
+  return row;
+}
+
+export async function clusterById(
+  ctx: AppContext,
+  auth: AuthContext,
+  id: number,
+): Promise<Cluster> {
+  const row = await teamCluster(ctx, auth, id);
+  const agents = await liveAgents(ctx, [row.id]);
+  return clusterReply(row, agents.get(row.id) ?? [], 0);
+}
+
+export async function countClusters(ctx: AppContext, companyId: number): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('network')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+async function assertNameFree(ctx: AppContext, companyId: number, name: string, exceptId?: number) {
+  let q = ctx.db
+    .selectFrom('network')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('name_key', '=', name.toLowerCase());
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  if (await q.executeTakeFirst()) throw new AppError('NetworkNameExist');
+}
+
+/** A new cluster key: shown in the install command, stored sealed and as a hash for look-up. */
+function newKey(ctx: AppContext): { key: string; key_hash: string; key_sealed: string } {
+  const key = `pck_${randomToken(32)}`;
+  return { key, key_hash: sha256Hex(key), key_sealed: ctx.sealer.seal(key) };
+}
+
+export async function createCluster(
+  ctx: AppContext,
+  auth: AuthContext,
+  name: string,
+): Promise<Cluster> {
+  const plan = await currentPlan(ctx, auth.company.id);
+  if (
+    plan &&
+    plan.network_limit > 0 &&
+    (await countClusters(ctx, auth.company.id)) >= plan.network_limit
+  ) {
+    throw new AppError('NetworkExceeded');
+  }
+  await assertNameFree(ctx, auth.company.id, name);
+  const { key_hash, key_sealed } = newKey(ctx);
+  const row = await ctx.db
+    .insertInto('network')
+    .values({
+      company_id: auth.company.id,
+      name,
+      name_key: name.toLowerCase(),
+      key_hash,
+      key_sealed,
+      max_tunnel_expire_time: 0,
+      is_open_map: 0,
+      port_map_info: '[]',
+      safe_mode: 0,
+      created_at: nowSeconds(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+    .catch((error: unknown) => {
+      if (/unique|duplicate/i.test(String((error as Error).message)))
+        throw new AppError('NetworkNameExist');
+      throw error;
+    });
+  await writeEvent(ctx, auth, 'cluster', 'createNet', { net_name: row.name });
+  return clusterReply(row, [], 0);
+}
+
+export async function updateCluster(
+  ctx: AppContext,
+  auth: AuthContext,
+  id: number,
+  change: {
+    name?: string | undefined;
+    max_tunnel_expire_time?: number | undefined;
+    is_open_map?: boolean | undefined;
+    port_map_info?: { ip_name: string; origin_port: number; map_port: number }[] | undefined;
+  },
+): Promise<Cluster> {
+  const row = await teamCluster(ctx, auth, id);
+  if (change.name !== undefined) await assertNameFree(ctx, auth.company.id, change.name, row.id);
+  await ctx.db
+    .updateTable('network')
+    .set({
+      ...(change.name !== undefined && { name: change.name, name_key: change.name.toLowerCase() }),
+      ...(change.max_tunnel_expire_time !== undefined && {
+        max_tunnel_expire_time: change.max_tunnel_expire_time,
+      }),
+      ...(change.is_open_map !== undefined && { is_open_map: change.is_open_map ? 1 : 0 }),
+      ...(change.port_map_info !== undefined && {
+        port_map_info: JSON.stringify(change.port_map_info),
+      }),
+    })
+    .where('id', '=', row.id)
+    .execute();
+  await writeEvent(ctx, auth, 'cluster', 'updateNet', { net_name: change.name ?? row.name });
+  return clusterById(ctx, auth, row.id);
+}
+
+export async function deleteCluster(ctx: AppContext, auth: AuthContext, id: number): Promise<void> {
+  const row = await teamCluster(ctx, auth, id);
+  // Resources arrive with their own feature; until then a cluster holds none.
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('task').where('network_id', '=', row.id).execute();
+    await trx.deleteFrom('agent').where('network_id', '=', row.id).execute();
+    await trx.deleteFrom('network').where('id', '=', row.id).execute();
+  });
+  await writeEvent(ctx, auth, 'cluster', 'deleteNet', { net_name: row.name });
+}
+
+/** Shell commands for the gateway host; values are validated here, never user text. */
+export function agentScripts(ctx: AppContext, row: NetworkRow) {
+  const key = ctx.sealer.open(row.key_sealed);
+  const server = ctx.config.publicUrl;
+  const fetchScript = (action: string) =>
+    `curl -fsSL '${server}/api/agent/install.sh' | sudo PORTCULLIS_SERVER='${server}' PORTCULLIS_KEY='${key}' sh -s -- ${action}`;
+  return {
+    install: fetchScript('install'),
+    update: fetchScript('update'),
+    rollback: fetchScript('rollback'),
+    uninstall: fetchScript('uninstall'),
+    latest_version: PUBLISHED_GATEWAY_VERSION,
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * Clusters (networks) and their gateways (spec 2 §2 cluster list and detail, §3 cluster, §5
+ * cluster rules, §7 Cluster calls). Configuration pages: roles 1 and 3.
+ */
+import { z } from 'zod';
+import { defineRoute, roles } from './http';
+import { IdParamsSchema, OkReplySchema, PageQuerySchema, pagedReply } from './common';
+import {
+  CLUSTER_NAME_MAX,
+  PAGE_SIZE_CLUSTER_LIST,
+  TUNNEL_MAX_SECONDS,
+  TUNNEL_MIN_SECONDS,
+} from './constants';
+import { GatewayPortsSchema } from './control';
+
+export const CONFIGURATION = roles([1, 3]);
+
+export const ClusterNameSchema = z.string().trim().min(1).max(CLUSTER_NAME_MAX);
+
+/** 0 means no limit; otherwise 30 minutes to 1 year (spec 2 §5). */
+export const MaxTunnelExpireSchema = z
+  .number()
+  .int()
+  .refine((v) => v === 0 || (v >= TUNNEL_MIN_SECONDS && v <= TUNNEL_MAX_SECONDS), {
+    message: 'between 1800 and 31536000 seconds, or 0',
+  });
+
+export const PortMapSchema = z.object({
+  ip_name: z.string().trim().max(255),
+  origin_port: z.number().int().min(1).max(65535),
+  map_port: z.number().int().min(1).max(65535),
+});
+
+export const AgentSchema = z.object({
+  version: z.string(),
+  host: z.string(),
+  features: z.array(z.string()),
+  ports: GatewayPortsSchema,
+  /** How many gateways of the pool are connected now. */
+  connected: z.number().int(),
+});
+
+export const ClusterSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  parent_id: z.number().int().nullable(),
+  parent_company: z.object({ full_name: z.string() }).nullable(),
+  /** 1 while at least one gateway of the cluster is connected. */
+  agent_status: z.number().int(),
+  agent_version: z.string(),
+  agent: AgentSchema.nullable(),
+  need_update: z.boolean(),
+  resource_count: z.number().int(),
+  safe_mode: z.number().int(),
+  info: z.object({
+    max_tunnel_expire_time: z.number().int(),
+    is_open_map: z.boolean(),
+    port_map_info: z.array(PortMapSchema),
+  }),
+  create_time: z.number().int(),
+});
+export type Cluster = z.infer<typeof ClusterSchema>;
+
+export const ClusterListQuerySchema = PageQuerySchema.extend({
+  page_size: z.coerce.number().int().min(1).max(65535).default(PAGE_SIZE_CLUSTER_LIST),
+  q_name: z.string().trim().max(100).optional(),
+});
+
+export const UpdateClusterBodySchema = z
+  .object({
+    name: ClusterNameSchema.optional(),
+    max_tunnel_expire_time: MaxTunnelExpireSchema.optional(),
+    is_open_map: z.boolean().optional(),
+    port_map_info: z
+      .array(PortMapSchema)
+      .max(100)
+      .refine((rows) => new Set(rows.map((r) => r.map_port)).size === rows.length, {
+        message: 'The port mapping rules cannot have duplicate ports',
+      })
+      .optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'nothing to change',
+    path: ['name'],
+  });
+
+export const AgentScriptsSchema = z.object({
+  /** Shell commands an administrator runs on the gateway host; they embed the cluster key. */
+  install: z.string(),
+  update: z.string(),
+  rollback: z.string(),
+  uninstall: z.string(),
+  latest_version: z.string(),
+});
+
+export const CheckUpdateSchema = z.object({
+  latest_version: z.string(),
+  clusters: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      agent_version: z.string(),
+      need_update: z.boolean(),
+    }),
+  ),
+});
+
+export const clusterRoutes = {
+  listClusters: defineRoute({
+    method: 'GET',
+    path: '/v1/network/list',
+    summary: 'Clusters of the team, searchable by name',
+    access: CONFIGURATION,
+    query: ClusterListQuerySchema,
+    reply: pagedReply(ClusterSchema),
+  }),
+  createCluster: defineRoute({
+    method: 'POST',
+    path: '/v1/network',
+    summary: 'Create a cluster (it gets a key for its gateways)',
+    access: CONFIGURATION,
+    body: z.object({ name: ClusterNameSchema }),
+    reply: ClusterSchema,
+  }),
+  getCluster: defineRoute({
+    method: 'GET',
+    path: '/v1/network/:id',
+    summary: 'One cluster with its gateway state',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    reply: ClusterSchema,
+  }),
+  updateCluster: defineRoute({
+    method: 'PATCH',
+    path: '/network/:id',
+    summary: 'Rename a cluster, set its maximum code validity and port mapping',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    body: UpdateClusterBodySchema,
+    reply: ClusterSchema,
+  }),
+  deleteCluster: defineRoute({
+    method: 'DELETE',
+    path: '/network/:id',
+    summary: 'Delete a cluster that holds no resources',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    reply: OkReplySchema,
+  }),
+  agentScripts: defineRoute({
+    method: 'GET',
+    path: '/v1/network/:id/agent_scripts',
+    summary: 'Install, update, roll-back and uninstall commands for the cluster’s gateway',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    reply: AgentScriptsSchema,
+  }),
+  checkUpdate: defineRoute({
+    method: 'GET',
+    path: '/check_update',
+    summary: 'Which clusters run a gateway older than the published one',
+    access: CONFIGURATION,
+    reply: CheckUpdateSchema,
+  }),
+} as const;
