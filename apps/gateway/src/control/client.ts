@@ -1,0 +1,265 @@
+/**
+ * The gateway's control client: keeps one control-channel connection to the server alive for
+ * as long as the gateway runs, and runs the tasks the server sends.
+ *
+ * - Network failures (refused, reset, DNS, a 5xx on upgrade, a silent server) are retried
+ *   forever with capped exponential backoff; the backoff resets once a server has welcomed us.
+ * - A refused cluster key (close code 1008, or HTTP 401/403 on upgrade) and `update_required`
+ *   end the gateway: retrying cannot help, and the exit reason tells the operator why.
+ * - A task never brings the gateway down: a failure to run becomes `task_result.error`.
+ *   Results that finish while disconnected are sent after the next welcome (bounded).
+ */
+import os from 'node:os';
+import { compareVersions } from '@portcullis/contract';
+import { silentLogger, type Logger } from '../core/logger';
+import { DEFAULT_PORTS } from '../core/ports';
+import { GATEWAY_VERSION } from '../core/version';
+import { runTask, type TaskContext } from '../tasks';
+import { taskErrorText } from '../tasks/errors';
+import { backoffDelay, type BackoffOptions } from './backoff';
+import { openConnection, type Connection, type ConnectionEnd } from './connection';
+import {
+  CONTROL_PROTOCOL,
+  type GatewayMessage,
+  type GatewayPorts,
+  type ServerMessage,
+} from './protocol';
+import { controlUrl } from './url';
+
+/** What this build can do (reported in hello); the session proxies come later. */
+export const IMPLEMENTED_FEATURES = ['connectivity_test', 'scan'] as const;
+
+export interface GatewayOptions {
+  /** The server's address, `http(s)://host[:port][/prefix]`. */
+  server: string;
+  /** The cluster key. */
+  key: string;
+  /** The host name clients use to reach this gateway (default: this machine's host name). */
+  host?: string;
+  ports?: Partial<GatewayPorts>;
+  logger?: Logger;
+  backoff?: BackoffOptions;
+  /** Time allowed for the handshake and for welcome after it (default 15 s). */
+  welcomeTimeoutMs?: number;
+  /** Tasks run at once; more are answered with error 'busy' (default 16). */
+  maxConcurrentTasks?: number;
+  /** Overrides for task timeouts (tests use shorter ones). */
+  tasks?: Omit<TaskContext, 'signal'>;
+  /** Extra CA certificates (PEM) trusted for an https server. */
+  ca?: string | Buffer;
+}
+
+export type GatewayExitReason = 'stopped' | 'key_rejected' | 'update_required';
+
+export interface GatewayExit {
+  reason: GatewayExitReason;
+  /** Set for update_required: the version the server publishes. */
+  latestVersion?: string;
+}
+
+/** Rejects `connected` when the gateway ends before a server ever welcomed it. */
+export class GatewayExitError extends Error {
+  override readonly name = 'GatewayExitError';
+  constructor(readonly exit: GatewayExit) {
+    super(`gateway ended: ${exit.reason}`);
+  }
+}
+
+export interface Gateway {
+  /** Resolves at the first welcome; rejects with GatewayExitError if the gateway ends first. */
+  readonly connected: Promise<void>;
+  /** Resolves when the gateway has ended, with the reason. */
+  readonly done: Promise<GatewayExit>;
+  /** Closes the channel, cancels running tasks, and resolves once everything is down. */
+  stop(): Promise<void>;
+}
+
+const MAX_PENDING_RESULTS = 100;
+const PENDING_RESULT_TTL_MS = 5 * 60_000;
+
+type TaskResultMessage = Extract<GatewayMessage, { type: 'task_result' }>;
+type TaskMessage = Extract<ServerMessage, { type: 'task' }>;
+
+/** Starts the gateway's control client. Throws at once for an unusable server address or key. */
+export function startGateway(options: GatewayOptions): Gateway {
+  const url = controlUrl(options.server);
+  if (!/^[\x21-\x7e]{1,512}$/.test(options.key)) {
+    throw new TypeError('the cluster key must be 1-512 printable characters without spaces');
+  }
+  const logger = options.logger ?? silentLogger;
+  const hello: Extract<GatewayMessage, { type: 'hello' }> = {
+    v: CONTROL_PROTOCOL,
+    type: 'hello',
+    version: GATEWAY_VERSION,
+    host: (options.host ?? os.hostname()).slice(0, 255),
+    ports: { ...DEFAULT_PORTS, ...options.ports },
+    features: [...IMPLEMENTED_FEATURES],
+  };
+
+  let stopping = false;
+  let connection: Connection | undefined;
+  let wakeFromBackoff: (() => void) | undefined;
+  const running = new Map<string, AbortController>();
+  let pending: { message: TaskResultMessage; at: number }[] = [];
+  let welcomedOnce = false;
+
+  let resolveConnected!: () => void;
+  let rejectConnected!: (err: Error) => void;
+  const connected = new Promise<void>((resolve, reject) => {
+    resolveConnected = resolve;
+    rejectConnected = reject;
+  });
+  connected.catch(() => undefined); // a caller that never awaits it must not see a rejection
+
+  const deliver = (message: TaskResultMessage): void => {
+    if (connection?.send(message)) return;
+    pending.push({ message, at: Date.now() });
+    if (pending.length > MAX_PENDING_RESULTS) pending.shift();
+  };
+
+  const onWelcome = (message: Extract<ServerMessage, { type: 'welcome' }>): void => {
+    logger.info(
+      { cluster_id: message.cluster_id, heartbeat_seconds: message.heartbeat_seconds },
+      'welcomed by the server',
+    );
+    if (compareVersions(message.latest_version, GATEWAY_VERSION) > 0) {
+      logger.info(
+        { latest_version: message.latest_version, version: GATEWAY_VERSION },
+        'a newer gateway is published',
+      );
+    }
+    welcomedOnce = true;
+    resolveConnected();
+    const now = Date.now();
+    const waiting = pending.filter((p) => now - p.at < PENDING_RESULT_TTL_MS);
+    pending = [];
+    for (const p of waiting) deliver(p.message);
+  };
+
+  const onTask = (message: TaskMessage): void => {
+    const { task_id: taskId, task } = message;
+    const reply = (body: Omit<TaskResultMessage, 'v' | 'type' | 'task_id'>): void =>
+      deliver({ v: CONTROL_PROTOCOL, type: 'task_result', task_id: taskId, ...body });
+    if (running.has(taskId)) {
+      logger.warn({ task_id: taskId }, 'task already running; ignoring the repeat');
+      return;
+    }
+    if (running.size >= (options.maxConcurrentTasks ?? 16)) {
+      logger.warn({ task_id: taskId, kind: task.kind }, 'too many tasks running; refusing');
+      reply({ error: 'busy' });
+      return;
+    }
+    const controller = new AbortController();
+    running.set(taskId, controller);
+    const started = Date.now();
+    const where =
+      task.kind === 'scan'
+        ? { cidr: task.cidr, port: task.port }
+        : { target_kind: task.target.kind, host: task.target.host, port: task.target.port };
+    logger.info({ task_id: taskId, kind: task.kind, ...where }, 'task started');
+    runTask(task, { ...options.tasks, signal: controller.signal })
+      .then(
+        (result) => {
+          const summary =
+            result.kind === 'scan'
+              ? { open: result.open.length }
+              : { ok: result.ok, reason: result.reason };
+          logger.info(
+            { task_id: taskId, kind: task.kind, ms: Date.now() - started, ...summary },
+            'task done',
+          );
+          reply({ result });
+        },
+        (err: unknown) => {
+          const error = taskErrorText(err);
+          logger.warn({ task_id: taskId, kind: task.kind, error, err }, 'task could not run');
+          reply({ error });
+        },
+      )
+      .catch((err: unknown) => logger.error({ task_id: taskId, err }, 'could not reply to a task'))
+      .finally(() => running.delete(taskId));
+  };
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeFromBackoff = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const describe = (end: Extract<ConnectionEnd, { kind: 'closed' }>): Record<string, unknown> => ({
+    code: end.code,
+    ...(end.status !== undefined ? { http_status: end.status } : {}),
+    ...(end.error !== undefined ? { err: end.error } : {}),
+  });
+
+  const loop = async (): Promise<GatewayExit> => {
+    let attempt = 0;
+    while (!stopping) {
+      logger.debug({ url: url.origin, attempt }, 'dialling the server');
+      try {
+        connection = openConnection({
+          url,
+          key: options.key,
+          hello,
+          logger,
+          welcomeTimeoutMs: options.welcomeTimeoutMs ?? 15_000,
+          ca: options.ca,
+          onWelcome,
+          onTask,
+        });
+      } catch (err) {
+        logger.error({ err }, 'could not dial the server');
+        connection = undefined;
+      }
+      const end: ConnectionEnd = connection
+        ? await connection.ended
+        : { kind: 'closed', welcomed: false };
+      connection = undefined;
+      if (end.kind === 'key_rejected') {
+        logger.fatal(
+          { code: end.code, http_status: end.status },
+          'the server refused the cluster key',
+        );
+        return { reason: 'key_rejected' };
+      }
+      if (end.kind === 'update_required') {
+        logger.fatal(
+          {
+            version: GATEWAY_VERSION,
+            latest_version: end.latestVersion,
+            min_protocol: end.minProtocol,
+          },
+          'the server requires a newer gateway; update it',
+        );
+        return { reason: 'update_required', latestVersion: end.latestVersion };
+      }
+      if (stopping) break;
+      if (end.welcomed) attempt = 0;
+      const delay = backoffDelay(attempt++, options.backoff);
+      logger.warn({ ...describe(end), retry_in_ms: delay }, 'control channel down; will retry');
+      await sleep(delay);
+    }
+    return { reason: 'stopped' };
+  };
+
+  const done = loop().then((exit) => {
+    for (const controller of running.values()) controller.abort();
+    if (!welcomedOnce) rejectConnected(new GatewayExitError(exit));
+    return exit;
+  });
+
+  return {
+    connected,
+    done,
+    stop: async () => {
+      stopping = true;
+      for (const controller of running.values()) controller.abort();
+      connection?.close(1000, 'gateway stopping');
+      wakeFromBackoff?.();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * One WebSocket connection of the control channel, from dial to close: sends hello, keeps the
+ * heartbeat once welcomed, watches the server's liveness, validates every incoming message
+ * against the contract and hands the good ones to the client. It never reconnects itself: it
+ * ends with a {@link ConnectionEnd} saying why, and the client decides what comes next.
+ *
+ * Incoming frames that are not JSON or do not match ServerMessageSchema are dropped and
+ * logged by their schema issue paths only (their content may carry a credential).
+ */
+import WebSocket from 'ws';
+import type { Logger } from '../core/logger';
+import {
+  CONTROL_PROTOCOL,
+  GatewayMessageSchema,
+  HEARTBEAT_GRACE_SECONDS,
+  HEARTBEAT_SECONDS,
+  ServerMessageSchema,
+  type GatewayMessage,
+  type ServerMessage,
+} from './protocol';
+
+/** WebSocket close code the server uses to refuse a cluster key (RFC 6455 policy violation). */
+export const CLOSE_POLICY_VIOLATION = 1008;
+/** HTTP statuses of a refused upgrade that mean the key is wrong, not that the server is down. */
+const KEY_REJECTED_STATUSES = new Set([401, 403]);
+/** Largest frame the gateway accepts from the server. */
+const MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+export type ConnectionEnd =
+  | { kind: 'closed'; welcomed: boolean; code?: number; status?: number; error?: unknown }
+  | { kind: 'key_rejected'; code?: number; status?: number }
+  | { kind: 'update_required'; latestVersion: string; minProtocol: number };
+
+type Welcome = Extract<ServerMessage, { type: 'welcome' }>;
+type TaskMessage = Extract<ServerMessage, { type: 'task' }>;
+
+export interface ConnectionParams {
+  url: URL;
+  key: string;
+  hello: Extract<GatewayMessage, { type: 'hello' }>;
+  logger: Logger;
+  /** How long to wait for the handshake and then for welcome, in milliseconds. */
+  welcomeTimeoutMs: number;
+  /** TLS trust for an https server with a private CA. */
+  ca?: string | Buffer;
+  onWelcome(message: Welcome): void;
+  onTask(message: TaskMessage): void;
+}
+
+export interface Connection {
+  /** Sends a message if the socket is open and the message is valid; false otherwise. */
+  send(message: GatewayMessage): boolean;
+  close(code?: number, reason?: string): void;
+  readonly ended: Promise<ConnectionEnd>;
+}
+
+/** The heartbeat period from welcome, clamped to something sane. */
+function heartbeatMs(seconds: number): number {
+  return Math.min(Math.max(seconds || HEARTBEAT_SECONDS, 1), 300) * 1000;
+}
+
+export function openConnection(params: ConnectionParams): Connection {
+  const { logger } = params;
+  const ws = new WebSocket(params.url, {
+    headers: { authorization: `Bearer ${params.key}` },
+    handshakeTimeout: params.welcomeTimeoutMs,
+    maxPayload: MAX_PAYLOAD_BYTES,
+    perMessageDeflate: false,
+    followRedirects: false,
+    ...(params.ca !== undefined ? { ca: params.ca } : {}),
+  });
+
+  let welcomed = false;
+  let upgradeStatus: number | undefined;
+  let lastError: unknown;
+  let fatal: ConnectionEnd | undefined;
+  let lastSeen = Date.now();
+  let heartbeat: NodeJS.Timeout | undefined;
+  let welcomeTimer: NodeJS.Timeout | undefined;
+
+  const send = (message: GatewayMessage): boolean => {
+    if (ws.readyState !== WebSocket.OPEN) return false;
+    const checked = GatewayMessageSchema.safeParse(message);
+    if (!checked.success) {
+      logger.error({ type: message.type }, 'refusing to send a message the contract rejects');
+      return false;
+    }
+    ws.send(JSON.stringify(checked.data));
+    return true;
+  };
+
+  const startHeartbeat = (seconds: number): void => {
+    const period = heartbeatMs(seconds);
+    // The server may go silent without closing (a dead NAT entry, a frozen host): after the
+    // contract's grace, scaled to the period the server chose, the socket is given up.
+    const grace = (period * HEARTBEAT_GRACE_SECONDS) / HEARTBEAT_SECONDS;
+    clearInterval(heartbeat);
+    heartbeat = setInterval(() => {
+      if (Date.now() - lastSeen > grace) {
+        logger.warn({ silent_ms: Date.now() - lastSeen }, 'server went silent; reconnecting');
+        ws.terminate();
+        return;
+      }
+      send({ v: CONTROL_PROTOCOL, type: 'heartbeat' });
+      ws.ping();
+    }, period);
+  };
+
+  const handlers: {
+    [T in ServerMessage['type']]: (m: Extract<ServerMessage, { type: T }>) => void;
+  } = {
+    welcome: (message) => {
+      clearTimeout(welcomeTimer);
+      welcomed = true;
+      startHeartbeat(message.heartbeat_seconds);
+      params.onWelcome(message);
+    },
+    update_required: (message) => {
+      fatal = {
+        kind: 'update_required',
+        latestVersion: message.latest_version,
+        minProtocol: message.min_protocol,
+      };
+      ws.close(1000, 'update required');
+    },
+    task: (message) => params.onTask(message),
+  };
+
+  const onMessage = (data: WebSocket.RawData, isBinary: boolean): void => {
+    lastSeen = Date.now();
+    let json: unknown;
+    try {
+      if (isBinary) throw new TypeError('binary frame');
+      json = JSON.parse(data.toString());
+    } catch {
+      logger.warn({ reason: 'not_json' }, 'dropped a control message');
+      return;
+    }
+    const parsed = ServerMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues
+        .slice(0, 5)
+        .map((i) => ({ path: i.path.join('.'), code: i.code }));
+      logger.warn({ reason: 'schema', issues }, 'dropped a control message');
+      return;
+    }
+    const message = parsed.data;
+    (handlers[message.type] as (m: ServerMessage) => void)(message);
+  };
+
+  ws.on('open', () => {
+    logger.info({ url: params.url.origin }, 'control channel open; saying hello');
+    lastSeen = Date.now();
+    send(params.hello);
+    welcomeTimer = setTimeout(() => {
+      logger.warn('no welcome from the server in time; reconnecting');
+      ws.terminate();
+    }, params.welcomeTimeoutMs);
+  });
+  ws.on('message', onMessage);
+  ws.on('pong', () => {
+    lastSeen = Date.now();
+  });
+  ws.on('unexpected-response', (_req, res) => {
+    upgradeStatus = res.statusCode;
+    res.resume();
+    ws.terminate();
+  });
+  ws.on('error', (err) => {
+    lastError = err;
+  });
+
+  const ended = new Promise<ConnectionEnd>((resolve) => {
+    ws.on('close', (code) => {
+      clearInterval(heartbeat);
+      clearTimeout(welcomeTimer);
+      if (fatal) resolve(fatal);
+      else if (code === CLOSE_POLICY_VIOLATION) resolve({ kind: 'key_rejected', code });
+      else if (upgradeStatus !== undefined && KEY_REJECTED_STATUSES.has(upgradeStatus)) {
+        resolve({ kind: 'key_rejected', status: upgradeStatus });
+      } else {
+        resolve({ kind: 'closed', welcomed, code, status: upgradeStatus, error: lastError });
+      }
+    });
+  });
+
+  return {
+    send,
+    close: (code = 1000, reason = '') => {
+      if (ws.readyState === WebSocket.CONNECTING) {
+        ws.terminate();
+        return;
+      }
+      ws.close(code, reason);
+      // A server that does not answer the close frame is not waited for (ws would wait 30 s).
+      setTimeout(() => ws.terminate(), 2000).unref();
+    },
+    ended,
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * The gateway's settings, from three places in rising priority: a JSON config file (what the
+ * install script writes), PORTCULLIS_GATEWAY_* environment variables, and command-line flags.
+ * Everything is checked here, so the rest of the gateway gets a complete, valid config or the
+ * operator gets one clear message.
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { GatewayPortsSchema, type GatewayPorts } from '../control/protocol';
+import { controlUrl } from '../control/url';
+import { LOG_LEVELS, type LogLevel } from './logger';
+
+export interface GatewayConfig {
+  server: string;
+  key: string;
+  host?: string;
+  ports: Partial<GatewayPorts>;
+  logLevel: LogLevel;
+  /** Where the key came from, so main can warn when it sits on the command line. */
+  keySource: 'flag' | 'env' | 'file';
+  configFile?: string;
+}
+
+/** A problem with the input; its message is printed as is. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export type CliRequest =
+  { kind: 'help' } | { kind: 'version' } | { kind: 'run'; config: GatewayConfig };
+
+export const USAGE = `Usage: portcullis-gateway --server <http(s)://host:port> --key <cluster key> [options]
+
+Options:
+  --server <url>       the Portcullis server (env PORTCULLIS_GATEWAY_SERVER)
+  --key <key>          the cluster key (env PORTCULLIS_GATEWAY_KEY; prefer the env or the
+                       config file: a key on the command line is visible to local users)
+  --config <file>      JSON config file with server, key, host, ports, log_level
+                       (env PORTCULLIS_GATEWAY_CONFIG)
+  --host <name>        host name clients use to reach this gateway (env PORTCULLIS_GATEWAY_HOST)
+  --log-level <level>  trace, debug, info, warn, error, fatal or silent (env PORTCULLIS_GATEWAY_LOG_LEVEL)
+  --help, --version
+
+Flags override the environment, which overrides the config file.
+Exit codes: 0 stopped, 2 bad input, 3 cluster key refused, 4 update required, 1 other failure.`;
+
+const FILE_FIELDS = new Set(['server', 'key', 'host', 'ports', 'log_level']);
+
+interface FileConfig {
+  server?: string;
+  key?: string;
+  host?: string;
+  ports?: Partial<GatewayPorts>;
+  log_level?: string;
+}
+
+function readConfigFile(file: string): FileConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'error';
+    throw new ConfigError(`cannot read config file ${file} (${code})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`config file ${file} is not valid JSON`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new ConfigError(`config file ${file} must hold a JSON object`);
+  }
+  const record = json as Record<string, unknown>;
+  for (const field of Object.keys(record)) {
+    if (!FILE_FIELDS.has(field))
+      throw new ConfigError(`config file ${file}: unknown field "${field}"`);
+  }
+  for (const field of ['server', 'key', 'host', 'log_level'] as const) {
+    if (record[field] !== undefined && typeof record[field] !== 'string') {
+      throw new ConfigError(`config file ${file}: "${field}" must be a string`);
+    }
+  }
+  let ports: Partial<GatewayPorts> | undefined;
+  if (record.ports !== undefined) {
+    const parsed = GatewayPortsSchema.partial().strict().safeParse(record.ports);
+    if (!parsed.success) {
+      const where = parsed.error.issues[0]?.path.join('.') ?? '';
+      throw new ConfigError(
+        `config file ${file}: "ports${where ? '.' + where : ''}" must be a port number 0-65535 ` +
+          `(fields: ${Object.keys(GatewayPortsSchema.shape).join(', ')})`,
+      );
+    }
+    ports = parsed.data;
+  }
+  return { ...(record as FileConfig), ports };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** Reads the command line and environment (and the config file they name). */
+export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        server: { type: 'string' },
+        key: { type: 'string' },
+        config: { type: 'string' },
+        host: { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    }));
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const flag = (name: string): string | undefined =>
+    nonEmpty(typeof values[name] === 'string' ? (values[name] as string) : undefined);
+
+  const configFile = flag('config') ?? nonEmpty(env.PORTCULLIS_GATEWAY_CONFIG);
+  const file = configFile !== undefined ? readConfigFile(configFile) : {};
+  const pick = (name: string, envName: string, fileValue: string | undefined): string | undefined =>
+    flag(name) ?? nonEmpty(env[envName]) ?? nonEmpty(fileValue);
+
+  const server = pick('server', 'PORTCULLIS_GATEWAY_SERVER', file.server);
+  if (server === undefined)
+    throw new ConfigError('missing --server (the Portcullis server address)');
+  try {
+    controlUrl(server);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  const key = pick('key', 'PORTCULLIS_GATEWAY_KEY', file.key);
+  if (key === undefined)
+    throw new ConfigError('missing --key (the cluster key shown in the console)');
+  if (!/^[\x21-\x7e]{1,512}$/.test(key)) {
+    throw new ConfigError('the cluster key must be 1-512 printable characters without spaces');
+  }
+  const keySource =
+    flag('key') !== undefined ? 'flag' : nonEmpty(env.PORTCULLIS_GATEWAY_KEY) ? 'env' : 'file';
+
+  const host = pick('host', 'PORTCULLIS_GATEWAY_HOST', file.host);
+  if (host !== undefined && (host.length > 255 || /\s/.test(host))) {
+    throw new ConfigError(
+      '--host must be a host name or address (at most 255 characters, no spaces)',
+    );
+  }
+  const level = pick('log-level', 'PORTCULLIS_GATEWAY_LOG_LEVEL', file.log_level) ?? 'info';
+  if (!(level in LOG_LEVELS)) {
+    throw new ConfigError(`--log-level must be one of ${Object.keys(LOG_LEVELS).join(', ')}`);
+  }
+  return {
+    kind: 'run',
+    config: {
+      server,
+      key,
+      host,
+      ports: file.ports ?? {},
+      logLevel: level as LogLevel,
+      keySource,
+      configFile,
+    },
+  };
+}
+
+/** True when the file can be read by group or others (it holds the cluster key). */
+export function readableByOthers(file: string): boolean {
+  try {
+    return (fs.statSync(file).mode & 0o077) !== 0;
+  } catch {
+    return false;
+  }
+}

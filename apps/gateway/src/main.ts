@@ -1,0 +1,91 @@
+#!/usr/bin/env -S node --import tsx
+/**
+ * portcullis-gateway: the cluster agent. Reads its config (see core/config.ts), dials the
+ * server's control channel and stays connected until stopped (SIGINT/SIGTERM), the key is
+ * refused, or the server requires an update; the exit code says which (core/exit-codes.ts).
+ */
+import { startGateway } from './control/client';
+import { ConfigError, loadConfig, readableByOthers, USAGE, type CliRequest } from './core/config';
+import {
+  EXIT_FAILURE,
+  EXIT_KEY_REJECTED,
+  EXIT_OK,
+  EXIT_UPDATE_REQUIRED,
+  EXIT_USAGE,
+} from './core/exit-codes';
+import { createLogger } from './core/logger';
+import { GATEWAY_VERSION } from './core/version';
+
+async function main(): Promise<number> {
+  let request: CliRequest;
+  try {
+    request = loadConfig(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(
+      `portcullis-gateway: ${err.message}\nRun portcullis-gateway --help for usage.\n`,
+    );
+    return EXIT_USAGE;
+  }
+  if (request.kind === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT_OK;
+  }
+  if (request.kind === 'version') {
+    process.stdout.write(`${GATEWAY_VERSION}\n`);
+    return EXIT_OK;
+  }
+
+  const { config } = request;
+  const logger = createLogger({ level: config.logLevel });
+  if (config.keySource === 'flag') {
+    logger.warn(
+      'the cluster key on the command line is visible to local users; prefer PORTCULLIS_GATEWAY_KEY or the config file',
+    );
+  }
+  if (config.keySource === 'file' && config.configFile && readableByOthers(config.configFile)) {
+    logger.warn(
+      { file: config.configFile },
+      'the config file holding the cluster key is readable by other users; chmod 600 it',
+    );
+  }
+  logger.info(
+    { version: GATEWAY_VERSION, server: new URL(config.server).origin },
+    'portcullis-gateway starting',
+  );
+
+  const gateway = startGateway({
+    server: config.server,
+    key: config.key,
+    host: config.host,
+    ports: config.ports,
+    logger,
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'stopping');
+      void gateway.stop();
+    });
+  }
+  const exit = await gateway.done;
+  switch (exit.reason) {
+    case 'key_rejected':
+      return EXIT_KEY_REJECTED;
+    case 'update_required':
+      return EXIT_UPDATE_REQUIRED;
+    default:
+      return EXIT_OK;
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+    // Give stdout a moment to drain; then leave even if a stray handle is still open.
+    setTimeout(() => process.exit(code), 100).unref();
+  },
+  (err: unknown) => {
+    process.stderr.write(`portcullis-gateway: unexpected failure: ${String(err)}\n`);
+    process.exit(EXIT_FAILURE);
+  },
+);

@@ -1,0 +1,237 @@
+/**
+ * Connectivity test (spec 2 §4): the gateway tries the resource the way a session will and
+ * answers ok or a short reason word. SSH, MySQL and PostgreSQL really log in; SQL Server and
+ * RDP are tested for TCP reachability of host:port only, because there is no pure-JavaScript
+ * TDS login or RDP (CredSSP/NLA) client for Node 20 available to this project: an `ok` for
+ * those kinds means "something accepts connections there", not "these credentials work".
+ *
+ * The credential lives in memory for this one call. It is never logged and never part of a
+ * reason: reasons are fixed words (see reasons.ts), never a server's message text.
+ */
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import ssh2, { type AnyAuthMethod } from 'ssh2';
+import type { ConnectivityTarget } from '../control/protocol';
+import { networkReason, type FailureReason } from './reasons';
+import { tcpProbe } from './tcp-probe';
+
+// ssh2 is CommonJS; Node's ESM loader only sees its default export.
+const { Client: SshClient, utils: sshUtils } = ssh2;
+
+/** Every kind of test gives up after this long. */
+export const CONNECTIVITY_TIMEOUT_MS = 10_000;
+
+export interface ConnectivityResult {
+  ok: boolean;
+  /** '' when ok; otherwise one of the words of {@link FailureReason}. */
+  reason: FailureReason | '';
+}
+
+export interface ConnectivityOptions {
+  timeoutMs?: number;
+}
+
+type Attempt = (target: ConnectivityTarget, timeoutMs: number) => Promise<FailureReason | null>;
+
+const ATTEMPTS: Record<ConnectivityTarget['kind'], Attempt> = {
+  ssh: trySsh,
+  mysql: tryMysql,
+  postgresql: tryPostgres,
+  mssql: tryTcp,
+  rdp: tryTcp,
+};
+
+/** Runs one connectivity test; never rejects. */
+export async function runConnectivityTest(
+  target: ConnectivityTarget,
+  options: ConnectivityOptions = {},
+): Promise<ConnectivityResult> {
+  const timeoutMs = options.timeoutMs ?? CONNECTIVITY_TIMEOUT_MS;
+  try {
+    const reason = await ATTEMPTS[target.kind](target, timeoutMs);
+    return reason === null ? { ok: true, reason: '' } : { ok: false, reason };
+  } catch (err) {
+    return { ok: false, reason: networkReason(err) ?? 'error' };
+  }
+}
+
+/**
+ * The one database a test connects to: resources may list several separated by ';' or '*'
+ * for all of them; the first named one is tried, none for '*' or an empty list.
+ */
+export function firstDatabase(database: string | undefined): string | undefined {
+  const names = (database ?? '')
+    .split(';')
+    .map((name) => name.trim())
+    .filter((name) => name !== '' && name !== '*');
+  return names[0];
+}
+
+/**
+ * Resolves with the attempt's reason, or 'timeout' after `ms` (calling `onTimeout` to tear
+ * the half-open client down).
+ */
+function withDeadline(
+  attempt: Promise<FailureReason | null>,
+  ms: number,
+  onTimeout: () => void,
+): Promise<FailureReason | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      onTimeout();
+      resolve('timeout');
+    }, ms);
+    attempt.then(
+      (reason) => {
+        clearTimeout(timer);
+        resolve(reason);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        resolve(networkReason(err) ?? 'error');
+      },
+    );
+  });
+}
+
+async function tryTcp(
+  target: ConnectivityTarget,
+  timeoutMs: number,
+): Promise<FailureReason | null> {
+  const result = await tcpProbe(target.host, target.port, timeoutMs);
+  return result.open ? null : result.reason;
+}
+
+function sshAuthMethods(target: ConnectivityTarget): AnyAuthMethod[] | FailureReason {
+  const username = target.username;
+  if (target.private_key !== undefined && target.private_key !== '') {
+    // Key login: the password, when given with a key, is the key's passphrase.
+    const parsed = sshUtils.parseKey(target.private_key, target.password);
+    if (parsed instanceof Error) return 'bad_key';
+    return [{ type: 'publickey', username, key: target.private_key, passphrase: target.password }];
+  }
+  const password = target.password ?? '';
+  return [
+    { type: 'password', username, password },
+    // Servers that only offer PAM's keyboard-interactive get the password as every answer.
+    {
+      type: 'keyboard-interactive',
+      username,
+      prompt: (_name, _instructions, _lang, prompts, finish) => finish(prompts.map(() => password)),
+    },
+  ];
+}
+
+/** SSH: success means the server accepted the credential (the 'ready' event). */
+function trySsh(target: ConnectivityTarget, timeoutMs: number): Promise<FailureReason | null> {
+  const methods = sshAuthMethods(target);
+  if (typeof methods === 'string') return Promise.resolve(methods);
+  const client = new SshClient();
+  const attempt = new Promise<FailureReason | null>((resolve) => {
+    client.on('ready', () => resolve(null));
+    client.on('error', (err: Error & { level?: string }) => {
+      if (err.level === 'client-authentication') resolve('auth_failed');
+      else if (err.level === 'client-timeout') resolve('timeout');
+      else resolve(networkReason(err) ?? 'protocol_error');
+    });
+    client.on('close', () => resolve('protocol_error'));
+    client.connect({
+      host: target.host,
+      port: target.port,
+      username: target.username,
+      authHandler: methods,
+      readyTimeout: timeoutMs + 1000,
+      // A connectivity test proves reachability and the credential; pinning the target's host
+      // key belongs to the session proxies (which keep the key they first saw), not here.
+      hostVerifier: () => true,
+    });
+  });
+  return withDeadline(attempt, timeoutMs, () => client.destroy()).finally(() => client.end());
+}
+
+const MYSQL_REASONS: Record<string, FailureReason> = {
+  ER_ACCESS_DENIED_ERROR: 'auth_failed',
+  ER_DBACCESS_DENIED_ERROR: 'auth_failed',
+  ER_ACCESS_DENIED_NO_PASSWORD_ERROR: 'auth_failed',
+  ER_NOT_SUPPORTED_AUTH_MODE: 'auth_failed',
+  ER_BAD_DB_ERROR: 'bad_database',
+  ER_HOST_NOT_PRIVILEGED: 'refused',
+  ER_HOST_IS_BLOCKED: 'refused',
+  PROTOCOL_CONNECTION_LOST: 'protocol_error',
+};
+
+/** MySQL / MariaDB: a full handshake with the user, password and database. */
+function tryMysql(target: ConnectivityTarget, timeoutMs: number): Promise<FailureReason | null> {
+  let connection: mysql.Connection | undefined;
+  let timedOut = false;
+  const attempt = (async (): Promise<FailureReason | null> => {
+    try {
+      connection = await mysql.createConnection({
+        host: target.host,
+        port: target.port,
+        user: target.username,
+        password: target.password ?? '',
+        database: firstDatabase(target.database),
+        connectTimeout: timeoutMs + 1000,
+      });
+      connection.on('error', () => undefined);
+      if (timedOut) connection.destroy();
+      return null;
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      return (
+        (typeof code === 'string' ? MYSQL_REASONS[code] : undefined) ??
+        networkReason(err) ??
+        'error'
+      );
+    }
+  })();
+  return withDeadline(attempt, timeoutMs, () => {
+    timedOut = true;
+    connection?.destroy();
+  }).finally(() => {
+    connection?.end().catch(() => connection?.destroy());
+  });
+}
+
+const POSTGRES_REASONS: Record<string, FailureReason> = {
+  '28P01': 'auth_failed', // invalid_password
+  '28000': 'auth_failed', // invalid_authorization_specification (no such role, pg_hba refusal)
+  '3D000': 'bad_database', // invalid_catalog_name
+  '57P03': 'refused', // cannot_connect_now (starting up, shutting down)
+  '53300': 'refused', // too_many_connections
+};
+
+/** PostgreSQL: connect (authentication) and `select 1`. */
+function tryPostgres(target: ConnectivityTarget, timeoutMs: number): Promise<FailureReason | null> {
+  const client = new pg.Client({
+    host: target.host,
+    port: target.port,
+    user: target.username,
+    password: target.password ?? '',
+    database: firstDatabase(target.database) ?? 'postgres',
+    connectionTimeoutMillis: timeoutMs + 1000,
+    query_timeout: timeoutMs,
+    application_name: 'portcullis-gateway',
+  });
+  client.on('error', () => undefined);
+  const attempt = (async (): Promise<FailureReason | null> => {
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return null;
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      return (
+        (typeof code === 'string' ? POSTGRES_REASONS[code] : undefined) ??
+        networkReason(err) ??
+        'error'
+      );
+    }
+  })();
+  return withDeadline(attempt, timeoutMs, () => {
+    client.end().catch(() => undefined);
+  }).finally(() => {
+    client.end().catch(() => undefined);
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * Short machine words a connectivity test answers with (TaskResult.reason). They name the
+ * class of failure only: never a server message, which can echo the user name or worse.
+ */
+export type FailureReason =
+  | 'auth_failed'
+  | 'refused'
+  | 'unreachable'
+  | 'timeout'
+  | 'bad_database'
+  | 'bad_key'
+  | 'protocol_error'
+  | 'error';
+
+const NETWORK_REASONS: Record<string, FailureReason> = {
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'unreachable',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+  EHOSTDOWN: 'unreachable',
+  ENETDOWN: 'unreachable',
+  EADDRNOTAVAIL: 'unreachable',
+  EACCES: 'unreachable',
+  EPERM: 'unreachable',
+  ENOTFOUND: 'unreachable',
+  EAI_AGAIN: 'unreachable',
+  EAI_FAIL: 'unreachable',
+  EAI_NONAME: 'unreachable',
+  EPIPE: 'unreachable',
+  ETIMEDOUT: 'timeout',
+  ESOCKETTIMEDOUT: 'timeout',
+};
+
+/** The reason for a socket-level error (refused, unreachable, timeout), or undefined. */
+export function networkReason(err: unknown): FailureReason | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? NETWORK_REASONS[code] : undefined;
+}
