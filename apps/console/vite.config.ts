@@ -2,9 +2,12 @@
 // In development `vite` proxies /api to the server on :8080.
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import product from '../../package.json';
 
 export default defineConfig({
   plugins: [react()],
+  // The product's version (the repository's package.json), shown on the team page's Version tab.
+  define: { __PORTCULLIS_VERSION__: JSON.stringify(product.version) },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -11,6 +11,8 @@ import { personalSshKeyFeature } from '../features/personal-sshkey';
 import { purchaseFeature } from '../features/purchase';
 import { registerFeature } from '../features/register';
 import { resetPasswordFeature } from '../features/reset-password';
+import { systemLogFeature } from '../features/system-log';
+import { teamFeature } from '../features/team';
 import { workgroupFeature } from '../features/workgroup';
 
 export const FEATURES: readonly Feature[] = [
@@ -23,6 +25,8 @@ export const FEATURES: readonly Feature[] = [
   purchaseFeature,
   dashboardFeature,
   workgroupFeature,
+  teamFeature,
+  systemLogFeature,
   personalInfoFeature,
   personalSecurityFeature,
   personalSshKeyFeature,

@@ -68,7 +68,7 @@ describe('locales', () => {
       expect(en).toContain(`shell.nav.group.${group}`);
     }
     for (const role of ['ordinary', 'admin', 'auditAdmin', 'optAdmin', 'safeAdmin']) {
-      expect(en).toContain(`personal-info.role.${role}`);
+      expect(en).toContain(`common.role.${role}`);
     }
     for (const step of ['intro', 'bind', 'verify']) expect(en).toContain(`common.mfa.step.${step}`);
   });

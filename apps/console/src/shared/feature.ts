@@ -15,8 +15,12 @@ export interface FeatureRoute {
   /** 'standalone' pages need no session; 'shell' pages need a full session. */
   layout: 'standalone' | 'shell';
   page: LazyExoticComponent<ComponentType>;
-  /** For shell routes: the menu key whose role list may open this route. */
-  access?: MenuKey;
+  /**
+   * For shell routes: the menu key whose role list may open this route, or several keys that
+   * must all allow the role (an entry and the group around it: System Log lists role 0, the
+   * System group does not).
+   */
+  access?: MenuKey | readonly MenuKey[];
 }
 
 export interface FeatureMenuItem {
@@ -29,6 +33,8 @@ export interface FeatureMenuItem {
   icon: ComponentType;
   /** Position inside its group (smaller first). */
   order: number;
+  /** Other path prefixes whose pages highlight this entry (a detail page under another path). */
+  alsoHighlights?: readonly string[];
 }
 
 export interface Feature {

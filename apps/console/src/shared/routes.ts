@@ -13,7 +13,16 @@ export const PATHS = {
   personalInfo: '/personal/info',
   personalSecurity: '/personal/security',
   personalSshKey: '/personal/sshkey',
+  team: '/settings/team',
+  /** Route name settingTeamGroupDetail (spec 2 §2). */
+  groupDetail: '/settings/group/:id',
+  systemLog: '/system/log',
 } as const;
+
+/** A group's detail page; the name rides along in the query so the title shows at once. */
+export function groupDetailPath(id: number, name: string): string {
+  return `/settings/group/${id}?${new URLSearchParams({ name }).toString()}`;
+}
 
 /** Screens reachable without a session: a NeedLogin there is expected, not a redirect. */
 export const PUBLIC_PATHS: readonly string[] = [

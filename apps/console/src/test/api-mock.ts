@@ -24,8 +24,15 @@ export function apiError(status: number, code: string, error_message = code): Mo
   return { status, body: { code, error_message } };
 }
 
+// A reply object such as a Member has its own `status` field: only { status: number, body? }
+// is a mock reply.
 function isMockReply(value: unknown): value is MockReply {
-  return typeof value === 'object' && value !== null && 'status' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as MockReply).status === 'number' &&
+    Object.keys(value).every((key) => key === 'status' || key === 'body')
+  );
 }
 
 export function mockApi(handlers: Record<string, Handler | unknown>): { calls: RecordedCall[] } {

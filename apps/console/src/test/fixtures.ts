@@ -1,4 +1,11 @@
-import type { CurrentAccount, Plan, Summary } from '@portcullis/contract';
+import type {
+  CurrentAccount,
+  Group,
+  Member,
+  Plan,
+  Summary,
+  TeamSettings,
+} from '@portcullis/contract';
 
 const DAY = 86_400;
 
@@ -48,3 +55,74 @@ export function summary(overrides: Partial<Summary> = {}): Summary {
 }
 
 export const DAY_SECONDS = DAY;
+
+export function member(overrides: Partial<Member> = {}): Member {
+  const id = overrides.id ?? 2;
+  return {
+    id,
+    name: `Member ${id}`,
+    account: `m${id}@demo.local`,
+    avatar: '',
+    mobile: '',
+    is_admin: 0,
+    status: false,
+    unique_id: '',
+    otp_enabled: false,
+    is_owner: false,
+    create_time: 1_700_000_000,
+    last_login_time: null,
+    ...overrides,
+  };
+}
+
+export function group(overrides: Partial<Group> = {}): Group {
+  const id = overrides.id ?? 1;
+  return {
+    id,
+    name: `group-${id}`,
+    note: '',
+    member_count: 0,
+    create_time: 1_700_000_000,
+    ...overrides,
+  };
+}
+
+export function teamSettings(overrides: Partial<TeamSettings> = {}): TeamSettings {
+  return {
+    full_name: 'Demo Ltd',
+    contact_name: 'Ada',
+    contact_phone: '13800000000',
+    contact_address: '1 Main Street',
+    ip_whitelist: '',
+    admin_whitelist: '',
+    session_expire_time: 30,
+    company_mfa: false,
+    reset_password: false,
+    password_strength: 1,
+    binding_admin: { id: 1, account: 'ada@demo.local' },
+    domain_token: 'tok-abc',
+    ee_work_space_id: '',
+    ee_work_space_name: '',
+    ...overrides,
+  };
+}
+
+/** A paged reply (objects / num_results / total_pages / page) of `rows` for `page`. */
+export function paged<T>(rows: T[], page = 1, size = 10) {
+  return {
+    objects: rows.slice((page - 1) * size, page * size),
+    num_results: rows.length,
+    total_pages: Math.ceil(rows.length / size),
+    page,
+  };
+}
+
+/** The calls every shell page makes (account, summary, banner, online count). */
+export function shellReplies(me: CurrentAccount = account()): Record<string, unknown> {
+  return {
+    'GET /api/current_account': me,
+    'GET /api/v1/summary': summary(),
+    'GET /api/v2/utils/notification_banner/csos': null,
+    'GET /api/v1/tunnel_connection/count': { count: 0 },
+  };
+}

@@ -4,7 +4,7 @@ import { canSeeMenu, landingPath, type MenuKey } from '@portcullis/contract';
 import { roleOf, useCurrentAccountQuery } from '../../shared/session/session';
 
 export interface RouteAccessProps {
-  access: MenuKey | undefined;
+  access: MenuKey | readonly MenuKey[] | undefined;
   children: ReactNode;
 }
 
@@ -17,6 +17,9 @@ export function RouteAccess({ access, children }: RouteAccessProps): ReactNode {
   const account = useCurrentAccountQuery();
   if (!account.data) return null;
   const role = roleOf(account.data);
-  if (access && !canSeeMenu(role, access)) return <Navigate to={landingPath(role)} replace />;
+  const keys: readonly MenuKey[] =
+    access === undefined ? [] : typeof access === 'string' ? [access] : access;
+  if (!keys.every((key) => canSeeMenu(role, key)))
+    return <Navigate to={landingPath(role)} replace />;
   return children;
 }

@@ -25,17 +25,9 @@ const LATER: Feature[] = [
     ],
   },
   {
-    name: 'team',
+    name: 'cluster',
     routes: [],
     menu: [
-      {
-        group: 'configuration',
-        key: 'teamManage',
-        path: '/settings/team',
-        labelKey: 'x',
-        icon: Icon,
-        order: 3,
-      },
       {
         group: 'configuration',
         key: 'clusterManage',
@@ -46,20 +38,6 @@ const LATER: Feature[] = [
       },
     ],
   },
-  {
-    name: 'system-log',
-    routes: [],
-    menu: [
-      {
-        group: 'system',
-        key: 'systemLog',
-        path: '/system/log',
-        labelKey: 'x',
-        icon: Icon,
-        order: 1,
-      },
-    ],
-  },
 ];
 
 function paths(role: Role, features: readonly Feature[] = FEATURES): string[] {
@@ -67,10 +45,15 @@ function paths(role: Role, features: readonly Feature[] = FEATURES): string[] {
 }
 
 describe('left navigation', () => {
-  it('shows every role its three personal pages, and nothing that is not built', () => {
-    for (const role of ALL_ROLES) {
-      expect(paths(role)).toEqual(['/personal/info', '/personal/security', '/personal/sshkey']);
-    }
+  it('shows each role what is built and its role may see', () => {
+    const personal = ['/personal/info', '/personal/security', '/personal/sshkey'];
+    expect(paths(0)).toEqual(personal);
+    expect(paths(1)).toEqual(['/settings/team', '/system/log', ...personal]);
+    expect(paths(2)).toEqual(['/system/log', ...personal]);
+    // Opt admin: the Configuration and System groups, but neither Team Manage nor System Log.
+    expect(paths(3)).toEqual(personal);
+    expect(paths(4)).toEqual(['/system/log', ...personal]);
+    for (const role of ALL_ROLES) expect(paths(role)).toEqual(expect.arrayContaining(personal));
   });
 
   it('keeps the landing pages out of the menu until they are built', () => {
@@ -114,5 +97,11 @@ describe('left navigation', () => {
     expect(selectedNavPath(groups, '/personal/security')).toBe('/personal/security');
     expect(selectedNavPath(groups, '/personal/sshkey/extra')).toBe('/personal/sshkey');
     expect(selectedNavPath(groups, '/operation/workgroup')).toBeUndefined();
+  });
+
+  it('highlights Team Manage on a group detail page', () => {
+    const groups = buildNav(FEATURES, 1);
+    expect(selectedNavPath(groups, '/settings/group/7')).toBe('/settings/team');
+    expect(selectedNavPath(groups, '/settings/team')).toBe('/settings/team');
   });
 });

@@ -38,13 +38,22 @@ export function buildNav(features: readonly Feature[], role: Role): NavGroup[] {
   return groups;
 }
 
-/** The entry to highlight: the longest menu path that is the route or a parent of it. */
+/**
+ * The entry to highlight: the one whose path (or one of its `alsoHighlights` prefixes) is the
+ * route or the longest parent of it.
+ */
 export function selectedNavPath(groups: readonly NavGroup[], pathname: string): string | undefined {
   let best: string | undefined;
+  let bestLength = -1;
   for (const { items } of groups) {
-    for (const { path } of items) {
-      const matches = pathname === path || pathname.startsWith(`${path}/`);
-      if (matches && (best === undefined || path.length > best.length)) best = path;
+    for (const item of items) {
+      for (const prefix of [item.path, ...(item.alsoHighlights ?? [])]) {
+        const matches = pathname === prefix || pathname.startsWith(`${prefix}/`);
+        if (matches && prefix.length > bestLength) {
+          best = item.path;
+          bestLength = prefix.length;
+        }
+      }
     }
   }
   return best;

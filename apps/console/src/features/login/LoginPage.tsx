@@ -2,8 +2,12 @@
  * Login (spec 1 §2.2): team ID, account, password and, when the server asks for it, a captcha.
  * Once team and account are filled (debounced) the page asks whether a captcha is needed and
  * whether single sign-on is open for the team. A successful reply is routed by nextLoginStep.
+ *
+ * Single sign-on comes back here as `/login?sso_token=…`: the page takes the single-use
+ * credential out of the address at once (so it is neither kept in history nor shown), trades
+ * it for a session with POST /auth/pw_sso/{token}, and follows the reply like a password login.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Divider, Form, Input, Space } from 'antd';
 import {
   LockOutlined,
@@ -11,7 +15,7 @@ import {
   TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Link, Navigate } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { landingPath } from '@portcullis/contract';
@@ -28,7 +32,7 @@ import {
   roleOf,
   useContinueLogin,
 } from '../../shared/session/session';
-import { login, useShowCaptchaQuery, useSsoQuery } from './api';
+import { exchangeSsoToken, login, useShowCaptchaQuery, useSsoQuery } from './api';
 
 interface LoginForm {
   domain: string;
@@ -57,8 +61,13 @@ export function LoginPage(): ReactNode {
   const values = Form.useWatch([], form) as Partial<LoginForm> | undefined;
   const domain = useDebounced((values?.domain ?? '').trim(), PROBE_DEBOUNCE_MS);
   const username = useDebounced((values?.username ?? '').trim(), PROBE_DEBOUNCE_MS);
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const ssoToken = params.get('sso_token');
+  const ssoStarted = useRef(false);
   const [forceCaptcha, setForceCaptcha] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
+  // An SSO return is a sign-in under way: no probe for an older session meanwhile.
+  const [submitted, setSubmitted] = useState(() => ssoToken !== null);
   const [submittable, setSubmittable] = useState(false);
   const captcha = useCaptcha();
 
@@ -90,6 +99,25 @@ export function LoginPage(): ReactNode {
       live = false;
     };
   }, [form, values, captchaVisible]);
+
+  const ssoExchange = useMutation({
+    mutationFn: exchangeSsoToken,
+    meta: { silent: true },
+    onSuccess: (reply) => continueLogin(reply),
+    onError: () => {
+      setSubmitted(false);
+      void message.error(t('messages.checkSsoFailed'));
+    },
+  });
+  const { mutate: exchange } = ssoExchange;
+
+  useEffect(() => {
+    // Once per page: the credential is single-use (and StrictMode runs effects twice).
+    if (ssoToken === null || ssoStarted.current) return;
+    ssoStarted.current = true;
+    navigate(PATHS.login, { replace: true });
+    exchange(ssoToken);
+  }, [ssoToken, navigate, exchange]);
 
   const mutation = useMutation({
     mutationFn: login,
@@ -188,7 +216,11 @@ export function LoginPage(): ReactNode {
             block
             size="large"
             disabled={!submittable}
-            loading={mutation.isPending || (submitted && mutation.isSuccess)}
+            loading={
+              mutation.isPending ||
+              ssoExchange.isPending ||
+              (submitted && (mutation.isSuccess || ssoExchange.isSuccess))
+            }
           >
             {t('login.form.submit')}
           </Button>

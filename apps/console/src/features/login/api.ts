@@ -1,5 +1,5 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { authRoutes, type LoginBody, type LoginReply } from '@portcullis/contract';
+import { authRoutes, ssoRoutes, type LoginBody, type LoginReply } from '@portcullis/contract';
 import { callApi } from '../../shared/api/client';
 
 export const loginKeys = {
@@ -9,6 +9,11 @@ export const loginKeys = {
 
 export function login(body: LoginBody): Promise<LoginReply> {
   return callApi(authRoutes.login, { body });
+}
+
+/** Trades the single-use credential of `/login?sso_token=` for a session. */
+export function exchangeSsoToken(token: string): Promise<LoginReply> {
+  return callApi(ssoRoutes.pwSso, { params: { token } });
 }
 
 /** Whether this team and account must answer a captcha (after a failed attempt). */

@@ -104,7 +104,7 @@ export function PersonalInfoPage(): ReactNode {
               {
                 key: 'role',
                 label: t('personal-info.field.role'),
-                children: t(`personal-info.role.${ROLE_NAMES[roleOf(data)]}`),
+                children: t(`common.role.${ROLE_NAMES[roleOf(data)]}`),
               },
               {
                 key: 'team',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { accountRoutes, authRoutes } from '@portcullis/contract';
+import { accountRoutes, authRoutes, teamRoutes } from '@portcullis/contract';
 import { apiError, mockApi } from '../../test/api-mock';
 import { account } from '../../test/fixtures';
 import { ApiError, callApi, setSessionErrorHandler } from './client';
@@ -20,6 +20,14 @@ describe('callApi', () => {
     await callApi(accountRoutes.currentAccount);
     expect(calls[0]?.headers['x-csrf-token']).toBe('tok123');
     expect(calls[1]?.headers['x-csrf-token']).toBeUndefined();
+  });
+
+  it('sends the CSRF header on a GET that changes state (reset_mfa)', async () => {
+    document.cookie = 'pc_csrf=tok456; path=/';
+    const { calls } = mockApi({ 'GET /api/v1/account/reset_mfa': { ok: true } });
+    await callApi(teamRoutes.resetMemberMfa, { query: { account_id: 7 } });
+    expect(calls[0]?.headers['x-csrf-token']).toBe('tok456');
+    expect(calls[0]?.query.get('account_id')).toBe('7');
   });
 
   it('fills path parameters and the query string', async () => {

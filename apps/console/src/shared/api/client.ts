@@ -6,6 +6,7 @@
  * handler the app registers, so any call anywhere can send the browser back to /login.
  */
 import type { z } from 'zod';
+import i18next from 'i18next';
 import {
   buildPath,
   ErrorReplySchema,
@@ -123,8 +124,13 @@ export async function callApi<R extends RouteDescriptor>(
     options.params as Record<string, string | number> | undefined,
     options.query as Record<string, string | number | undefined> | undefined,
   );
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (route.method !== 'GET') headers[CSRF_HEADER] = await ensureCsrfCookie();
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    // The server writes error_message in this language, with the catalogue's placeholders filled.
+    'accept-language': i18next.language === 'zh_CN' ? 'zh-CN' : 'en',
+  };
+  // A GET that changes state (reset_mfa) is protected like any POST.
+  if (route.method !== 'GET' || route.changesState) headers[CSRF_HEADER] = await ensureCsrfCookie();
   const hasBody = options.body !== undefined;
   if (hasBody) headers['content-type'] = 'application/json';
 
