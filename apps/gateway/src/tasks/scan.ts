@@ -106,7 +106,9 @@ export async function runScan(
   const worker = async (): Promise<void> => {
     while (next < addresses.length && !options.signal?.aborted) {
       const address = addresses[next++] as number;
-      const result = await tcpProbe(ipToString(address), port, timeoutMs, options.signal);
+      // The signal is checked between probes, not passed to each (one listener per probe on a
+      // shared signal would pile up); a stop waits at most one probe timeout.
+      const result = await tcpProbe(ipToString(address), port, timeoutMs);
       if (result.open) open.push(address);
     }
   };

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, readableByOthers } from './config';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-config-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, content: unknown): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content), {
+    mode: 0o600,
+  });
+  return p;
+}
+
+const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+  const request = loadConfig(argv, env);
+  if (request.kind !== 'run') throw new Error(`expected run, got ${request.kind}`);
+  return request.config;
+};
+
+describe('loadConfig', () => {
+  it('reads flags', () => {
+    expect(
+      run(['--server', 'https://bastion.example:8443', '--key', 'ck_1', '--host', 'gw1']),
+    ).toEqual({
+      server: 'https://bastion.example:8443',
+      key: 'ck_1',
+      host: 'gw1',
+      ports: {},
+      logLevel: 'info',
+      keySource: 'flag',
+      configFile: undefined,
+    });
+  });
+
+  it('flags override the environment, which overrides the config file', () => {
+    const config = file('all.json', {
+      server: 'http://from-file:8080',
+      key: 'ck_file',
+      host: 'file-host',
+      log_level: 'debug',
+      ports: { ssh_port: 2222, webrdp_port: 0 },
+    });
+    const fromFile = run(['--config', config]);
+    expect(fromFile).toMatchObject({
+      server: 'http://from-file:8080',
+      key: 'ck_file',
+      host: 'file-host',
+      logLevel: 'debug',
+      ports: { ssh_port: 2222, webrdp_port: 0 },
+      keySource: 'file',
+    });
+    const env = {
+      PORTCULLIS_GATEWAY_CONFIG: config,
+      PORTCULLIS_GATEWAY_KEY: 'ck_env',
+      PORTCULLIS_GATEWAY_HOST: 'env-host',
+    };
+    expect(run([], env)).toMatchObject({
+      key: 'ck_env',
+      host: 'env-host',
+      server: 'http://from-file:8080',
+      keySource: 'env',
+    });
+    expect(run(['--host', 'flag-host', '--server', 'http://flag:1'], env)).toMatchObject({
+      key: 'ck_env',
+      host: 'flag-host',
+      server: 'http://flag:1',
+    });
+  });
+
+  it('answers help and version', () => {
+    expect(loadConfig(['--help'], {})).toEqual({ kind: 'help' });
+    expect(loadConfig(['--version'], {})).toEqual({ kind: 'version' });
+  });
+
+  it.each([
+    [[], /missing --server/],
+    [['--server', 'http://s:1'], /missing --key/],
+    [['--server', 'ws://s:1', '--key', 'k'], /http:\/\/ or https:\/\//],
+    [['--server', 'not a url', '--key', 'k'], /http:\/\/ or https:\/\//],
+    [['--server', 'http://user:pw@s:1', '--key', 'k'], /credentials/],
+    [['--server', 'http://s:1', '--key', 'two words'], /printable/],
+    [['--server', 'http://s:1', '--key', 'k', '--log-level', 'loud'], /--log-level/],
+    [['--server', 'http://s:1', '--key', 'k', '--host', 'a b'], /--host/],
+    [['--server', 'http://s:1', '--key', 'k', '--bogus'], /Unknown option '--bogus'/],
+    [['--server', 'http://s:1', '--key', 'k', 'positional'], /positional/],
+    [['--config', '/nonexistent/gw.json'], /cannot read config file .* \(ENOENT\)/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => loadConfig(argv as string[], {})).toThrow(ConfigError);
+    expect(() => loadConfig(argv as string[], {})).toThrow(message);
+  });
+
+  it.each([
+    ['not json', 'not valid JSON'],
+    [[1, 2], 'must hold a JSON object'],
+    [{ server: 'http://s:1', key: 'k', sever: 'typo' }, 'unknown field "sever"'],
+    [{ server: 8080, key: 'k' }, '"server" must be a string'],
+    [
+      { server: 'http://s:1', key: 'k', ports: { ssh_port: 70000 } },
+      '"ports.ssh_port" must be a port number',
+    ],
+    [
+      { server: 'http://s:1', key: 'k', ports: { telnet_port: 23 } },
+      '"ports" must be a port number',
+    ],
+  ])('refuses the config file %j', (content, message) => {
+    const p = file(`bad-${Math.random()}.json`, content);
+    expect(() => loadConfig(['--config', p], {})).toThrow(message);
+  });
+
+  it('tells whether the config file is readable by others', () => {
+    const p = file('perm.json', {});
+    expect(readableByOthers(p)).toBe(false);
+    fs.chmodSync(p, 0o644);
+    expect(readableByOthers(p)).toBe(true);
+  });
+});
