@@ -35,6 +35,7 @@ import { registerLogRoutes } from './features/logs/routes';
 import { registerSsoRoutes } from './features/sso/routes';
 import { registerClusterRoutes } from './features/clusters/routes';
 import { createGatewayHub } from './features/clusters/hub';
+import { registerResourceRoutes } from './features/resources/routes';
 
 /** Query strings carry reset codes; SSO exchange paths carry single-use credentials. */
 export function redactUrl(url: string): string {
@@ -105,7 +106,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onClose', async () => {
-    ctx.gateways.close();
+    await ctx.gateways.close();
     await db.kysely.destroy();
   });
 
@@ -132,6 +133,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerLogRoutes(api, ctx);
       registerSsoRoutes(api, ctx);
       registerClusterRoutes(api, ctx);
+      registerResourceRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

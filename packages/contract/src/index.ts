@@ -9,6 +9,7 @@ export * from './http';
 export * from './logs';
 export * from './messages';
 export * from './password';
+export * from './resource';
 export * from './roles';
 export * from './sso';
 export * from './team';
@@ -17,6 +18,7 @@ export * from './version';
 import { accountRoutes } from './account';
 import { authRoutes } from './auth';
 import { clusterRoutes } from './cluster';
+import { resourceRoutes } from './resource';
 import { logRoutes } from './logs';
 import { ssoRoutes } from './sso';
 import { teamRoutes } from './team';
@@ -30,4 +32,5 @@ export const ALL_ROUTES: readonly RouteDescriptor[] = [
   ...Object.values(logRoutes),
   ...Object.values(ssoRoutes),
   ...Object.values(clusterRoutes),
+  ...Object.values(resourceRoutes),
 ];

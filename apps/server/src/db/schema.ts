@@ -287,6 +287,36 @@ export interface TaskTable {
   finished_at: number | null;
 }
 
+export interface ResourceTable {
+  id: Generated<number>;
+  company_id: number;
+  network_id: number;
+  name: string;
+  name_key: string;
+  /** linux, win32, mysql, postgresql or mssql. */
+  os: string;
+  ip_address: string;
+  port: number;
+  instance_id: string;
+  flavor: string;
+  /** Database names joined by ';', or '*'. */
+  databases: string;
+  /** Databases: 1 SQL approval off, 2 on. */
+  status: number;
+  created_at: number;
+}
+
+/** A server's login user, or a database's connect account; the secret is sealed. */
+export interface ResourceLoginTable {
+  id: Generated<number>;
+  resource_id: number;
+  username: string;
+  auth_type: number;
+  secret_sealed: string | null;
+  test_result: string | null;
+  position: number;
+}
+
 export interface Database {
   company: CompanyTable;
   plan: PlanTable;
@@ -306,6 +336,8 @@ export interface Database {
   network: NetworkTable;
   agent: AgentTable;
   task: TaskTable;
+  resource: ResourceTable;
+  resource_login: ResourceLoginTable;
   sso_config: SsoConfigTable;
   sso_request: SsoRequestTable;
   sso_assertion_seen: SsoAssertionSeenTable;

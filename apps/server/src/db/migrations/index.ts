@@ -7,6 +7,7 @@ import * as foundation from './001-foundation';
 import * as teamAndEvents from './002-team-and-events';
 import * as sso from './003-sso';
 import * as clusters from './004-clusters';
+import * as resources from './005-resources';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '002-team-and-events': teamAndEvents,
   '003-sso': sso,
   '004-clusters': clusters,
+  '005-resources': resources,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

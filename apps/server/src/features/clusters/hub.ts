@@ -44,7 +44,8 @@ export interface GatewayHub {
   /** Sends a task to a connected gateway of the cluster; AgentError when none is connected. */
   dispatch(companyId: number, networkId: number, task: Task, subjectId?: number): Promise<string>;
   connectedCount(networkId: number): number;
-  close(): void;
+  /** Closes every gateway connection and waits for their bookkeeping to finish. */
+  close(): Promise<void>;
 }
 
 function send(socket: WebSocket, message: ServerMessage): void {
@@ -59,6 +60,10 @@ function bearer(request: FastifyRequest): string | null {
 
 export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
   const connections = new Map<number, Set<Connection>>();
+  /** Every socket's message chain, so closing can wait for the last database write. */
+  const chains = new Set<Promise<void>>();
+  /** Every open socket, greeted or not. */
+  const sockets = new Set<WebSocket>();
   let ctx: AppContext;
 
   async function onResult(
@@ -85,6 +90,7 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
     ctx = getCtx();
     app.get(CONTROL_PATH, { websocket: true }, (socket, request) => {
       let conn: Connection | null = null;
+      sockets.add(socket);
       const queue: string[] = [];
       let ready = false;
       const helloTimer = setTimeout(
@@ -178,16 +184,21 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
       });
       socket.on('close', () => {
         clearTimeout(helloTimer);
-        chain = chain.then(async () => {
-          if (!conn) return;
-          connections.get(conn.networkId)?.delete(conn);
-          await ctx.db
-            .updateTable('agent')
-            .set({ disconnected_at: nowSeconds() })
-            .where('id', '=', conn.agentId)
-            .execute();
-          request.log.info({ networkId: conn.networkId }, 'gateway disconnected');
-        });
+        sockets.delete(socket);
+        const last = (chain = chain
+          .then(async () => {
+            if (!conn) return;
+            connections.get(conn.networkId)?.delete(conn);
+            await ctx.db
+              .updateTable('agent')
+              .set({ disconnected_at: nowSeconds() })
+              .where('id', '=', conn.agentId)
+              .execute();
+            request.log.info({ networkId: conn.networkId }, 'gateway disconnected');
+          })
+          .catch((error: unknown) => request.log.error({ err: error }, 'gateway close failed')));
+        chains.add(last);
+        void last.finally(() => chains.delete(last));
       });
 
       const key = bearer(request);
@@ -242,9 +253,18 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
     connectedCount(networkId) {
       return connections.get(networkId)?.size ?? 0;
     },
-    close() {
-      for (const set of connections.values())
-        for (const c of set) c.socket.close(1001, 'server stopping');
+    async close() {
+      await Promise.all(
+        [...sockets].map(
+          (socket) =>
+            new Promise<void>((resolve) => {
+              if (socket.readyState === socket.CLOSED) return resolve();
+              socket.once('close', () => resolve());
+              socket.close(1001, 'server stopping');
+            }),
+        ),
+      );
+      await Promise.allSettled([...chains]);
     },
   };
 }

@@ -12,6 +12,7 @@ import {
   createCluster,
   deleteCluster,
   liveAgents,
+  resourceCounts,
   teamCluster,
   updateCluster,
 } from './service';

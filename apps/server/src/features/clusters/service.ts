@@ -92,6 +92,21 @@ export function clusterReply(row: NetworkRow, agents: AgentRow[], resourceCount:
   };
 }
 
+/** How many resources each cluster holds. */
+export async function resourceCounts(
+  ctx: AppContext,
+  networkIds: number[],
+): Promise<Map<number, number>> {
+  if (networkIds.length === 0) return new Map();
+  const rows = await ctx.db
+    .selectFrom('resource')
+    .select(['network_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('network_id', 'in', networkIds)
+    .groupBy('network_id')
+    .execute();
+  return new Map(rows.map((r) => [r.network_id, Number(r.n)]));
+}
+
 export async function teamCluster(
   ctx: AppContext,
   auth: AuthContext,
@@ -114,7 +129,8 @@ export async function clusterById(
 ): Promise<Cluster> {
   const row = await teamCluster(ctx, auth, id);
   const agents = await liveAgents(ctx, [row.id]);
-  return clusterReply(row, agents.get(row.id) ?? [], 0);
+  const counts = await resourceCounts(ctx, [row.id]);
+  return clusterReply(row, agents.get(row.id) ?? [], counts.get(row.id) ?? 0);
 }
 
 export async function countClusters(ctx: AppContext, companyId: number): Promise<number> {
@@ -215,7 +231,8 @@ export async function updateCluster(
 
 export async function deleteCluster(ctx: AppContext, auth: AuthContext, id: number): Promise<void> {
   const row = await teamCluster(ctx, auth, id);
-  // Resources arrive with their own feature; until then a cluster holds none.
+  if (((await resourceCounts(ctx, [row.id])).get(row.id) ?? 0) > 0)
+    throw new AppError('NetworkHasResources');
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('task').where('network_id', '=', row.id).execute();
     await trx.deleteFrom('agent').where('network_id', '=', row.id).execute();

@@ -7,6 +7,7 @@ import { registerRoute } from '../../plugins/app/route';
 import { currentPlan, planReply } from '../accounts';
 import { teamLevel } from '../auth/passwords';
 import { countClusters } from '../clusters/service';
+import { countResources } from '../resources/service';
 
 export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, accountRoutes.currentCompany, async ({ request }) => {
@@ -34,11 +35,11 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
       .where('company_id', '=', company.id)
       .executeTakeFirst();
     const plan = planReply(await currentPlan(ctx, company.id));
-    // Resources and workgroups arrive with their own features; none exist before.
+    // Workgroups and sharing arrive with their own features; none exist before.
     return {
       accounts: Number(accounts?.n ?? 0),
       networks: await countClusters(ctx, company.id),
-      resources: 0,
+      resources: await countResources(ctx, { companyId: company.id }),
       shared_resources: 0,
       projects: 0,
       current_plan: plan,

@@ -14,6 +14,7 @@ import { teamLevel } from '../auth/passwords';
 import { writeEvent } from '../events/writer';
 import { countMembers } from './members';
 import { countClusters } from '../clusters/service';
+import { countResources } from '../resources/service';
 
 export async function teamSettings(ctx: AppContext, company: CompanyRow): Promise<TeamSettings> {
   const binding = company.binding_admin_id
@@ -163,9 +164,8 @@ export async function planInfo(ctx: AppContext, auth: AuthContext) {
     shared_resources: plan.shared_resource_limit,
     shared_networks: plan.shared_network_limit,
     expire: plan.expire_time,
-    // Resources arrive with their own feature; until then none exist.
     used: {
-      resources: 0,
+      resources: await countResources(ctx, { companyId: auth.company.id }),
       networks: await countClusters(ctx, auth.company.id),
       accounts: await countMembers(ctx, auth.company.id),
     },
