@@ -25,6 +25,7 @@ export default defineConfig({
       serverProject('sqlite'),
       serverProject('postgres'),
       'apps/console',
+      'apps/gateway',
       {
         test: {
           name: 'e2e',

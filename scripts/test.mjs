@@ -21,7 +21,7 @@ step('peers', process.execPath, [path.join(root, 'scripts', 'ensure-peers.mjs')]
 step('console build', bin('vite'), ['build', 'apps/console', '--logLevel', 'warn']);
 step('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
 step('lint', bin('eslint'), ['--max-warnings', '0', '.']);
-for (const project of ['packages/contract', 'apps/server', 'apps/console', 'e2e']) {
+for (const project of ['packages/contract', 'apps/server', 'apps/gateway', 'apps/console', 'e2e']) {
   step(`types: ${project}`, bin('tsc'), ['-p', project]);
 }
 
