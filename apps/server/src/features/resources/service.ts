@@ -202,16 +202,16 @@ export async function updateResource(
   await ctx.db
     .transaction()
     .execute(async (trx) => {
-      await trx
-        .updateTable('resource')
-        .set({
-          ...(body.name !== undefined && { name: body.name, name_key: body.name.toLowerCase() }),
-          ...(body.ip_address !== undefined && { ip_address: body.ip_address }),
-          ...(body.port !== undefined && { port: body.port }),
-          ...(database && body.databases !== undefined && { databases: body.databases }),
-        })
-        .where('id', '=', row.id)
-        .execute();
+      const columns = {
+        ...(body.name !== undefined && { name: body.name, name_key: body.name.toLowerCase() }),
+        ...(body.ip_address !== undefined && { ip_address: body.ip_address }),
+        ...(body.port !== undefined && { port: body.port }),
+        ...(database && body.databases !== undefined && { databases: body.databases }),
+      };
+      // A change of credentials alone leaves the resource row as it is.
+      if (Object.keys(columns).length > 0) {
+        await trx.updateTable('resource').set(columns).where('id', '=', row.id).execute();
+      }
       if (database && (body.username !== undefined || body.password !== undefined)) {
         await trx
           .updateTable('resource_login')
