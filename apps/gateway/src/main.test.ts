@@ -103,7 +103,7 @@ describe('portcullis-gateway (process)', () => {
     expect(await run.exit).toBe(EXIT_OK);
   });
 
-  it.each(['close1008', 'http401'] as const)(
+  it.each([4401, 'http401'] as const)(
     'exits 3 when the server refuses the key (%s)',
     async (refuse) => {
       const server = await peer({ refuse });

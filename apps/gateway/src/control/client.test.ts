@@ -303,13 +303,39 @@ describe('control client', () => {
     expect(logs.records().some((r) => r.level === 60 && r.latest_version === '3.1.0')).toBe(true);
   });
 
-  it('ends with key_rejected when the server closes with the policy code, without reconnecting', async () => {
-    const server = await peer({ refuse: 'close1008' });
-    const g = gateway({ server: server.url, key: 'ck_wrong' });
-    expect(await g.done).toEqual({ reason: 'key_rejected' });
-    await expect(g.connected).rejects.toThrow(/key_rejected/);
-    await sleep(300);
-    expect(server.connections).toHaveLength(1);
+  it.each([4401, 1008])(
+    'ends with key_rejected when the server closes with %i, without reconnecting',
+    async (code) => {
+      const server = await peer({ refuse: code });
+      const g = gateway({ server: server.url, key: 'ck_wrong' });
+      expect(await g.done).toEqual({ reason: 'key_rejected' });
+      await expect(g.connected).rejects.toThrow(/key_rejected/);
+      await sleep(300);
+      expect(server.connections).toHaveLength(1);
+    },
+  );
+
+  it('ends with update_required on close code 4426 alone', async () => {
+    const server = await peer({ autoWelcome: false });
+    const g = gateway({ server: server.url });
+    const conn = await server.nextConnection();
+    await conn.next('hello');
+    conn.ws.close(4426, 'update required');
+    expect(await g.done).toEqual({ reason: 'update_required' });
+  });
+
+  it('retries (and logs an error) when the server cannot read the hello (4400)', async () => {
+    const server = await peer({ autoWelcome: false });
+    const logs = collectLogs();
+    const g = gateway({ server: server.url, logger: logs.logger });
+    const first = await server.nextConnection();
+    await first.next('hello');
+    first.ws.close(4400, 'unreadable hello');
+    const second = await server.nextConnection(5000);
+    await second.next('hello');
+    second.welcome();
+    await g.connected;
+    expect(logs.records().some((r) => r.msg === 'the server could not read our hello')).toBe(true);
   });
 
   it('ends with key_rejected when the upgrade answers 401', async () => {

@@ -17,7 +17,7 @@ import { GATEWAY_VERSION } from '../core/version';
 import { runTask, type TaskContext } from '../tasks';
 import { taskErrorText } from '../tasks/errors';
 import { backoffDelay, type BackoffOptions } from './backoff';
-import { openConnection, type Connection, type ConnectionEnd } from './connection';
+import { CLOSE_BAD_HELLO, openConnection, type Connection, type ConnectionEnd } from './connection';
 import {
   CONTROL_PROTOCOL,
   type GatewayMessage,
@@ -234,9 +234,14 @@ export function startGateway(options: GatewayOptions): Gateway {
           },
           'the server requires a newer gateway; update it',
         );
-        return { reason: 'update_required', latestVersion: end.latestVersion };
+        return end.latestVersion
+          ? { reason: 'update_required', latestVersion: end.latestVersion }
+          : { reason: 'update_required' };
       }
       if (stopping) break;
+      if (end.code === CLOSE_BAD_HELLO) {
+        logger.error({ version: GATEWAY_VERSION }, 'the server could not read our hello');
+      }
       if (end.welcomed) attempt = 0;
       const delay = backoffDelay(attempt++, options.backoff);
       logger.warn({ ...describe(end), retry_in_ms: delay }, 'control channel down; will retry');

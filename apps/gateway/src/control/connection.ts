@@ -19,8 +19,15 @@ import {
   type ServerMessage,
 } from './protocol';
 
-/** WebSocket close code the server uses to refuse a cluster key (RFC 6455 policy violation). */
-export const CLOSE_POLICY_VIOLATION = 1008;
+/**
+ * Close codes that end the gateway instead of a reconnect. The server's hub (apps/server
+ * features/clusters/hub.ts) closes with 4401 for a bad or missing key and 4426 for a protocol
+ * too old; 1008 (RFC 6455 policy violation) is taken as a refused key too. Any other code,
+ * including 4400 (the server could not read our hello), is retried with backoff.
+ */
+export const CLOSE_KEY_REJECTED = new Set([1008, 4401]);
+export const CLOSE_UPDATE_REQUIRED = 4426;
+export const CLOSE_BAD_HELLO = 4400;
 /** HTTP statuses of a refused upgrade that mean the key is wrong, not that the server is down. */
 const KEY_REJECTED_STATUSES = new Set([401, 403]);
 /** Largest frame the gateway accepts from the server. */
@@ -175,8 +182,11 @@ export function openConnection(params: ConnectionParams): Connection {
       clearInterval(heartbeat);
       clearTimeout(welcomeTimer);
       if (fatal) resolve(fatal);
-      else if (code === CLOSE_POLICY_VIOLATION) resolve({ kind: 'key_rejected', code });
-      else if (upgradeStatus !== undefined && KEY_REJECTED_STATUSES.has(upgradeStatus)) {
+      else if (CLOSE_KEY_REJECTED.has(code)) resolve({ kind: 'key_rejected', code });
+      else if (code === CLOSE_UPDATE_REQUIRED) {
+        // The update_required message normally comes first; the code alone means the same.
+        resolve({ kind: 'update_required', latestVersion: '', minProtocol: 0 });
+      } else if (upgradeStatus !== undefined && KEY_REJECTED_STATUSES.has(upgradeStatus)) {
         resolve({ kind: 'key_rejected', status: upgradeStatus });
       } else {
         resolve({ kind: 'closed', welcomed, code, status: upgradeStatus, error: lastError });

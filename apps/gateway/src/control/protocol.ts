@@ -1,9 +1,6 @@
 /**
- * The control-channel contract, re-exported in one place for the gateway.
- *
- * `packages/contract/src/index.ts` does not export `./control` yet, so this reaches the module
- * by path; once the index exports it, this file becomes `export … from '@portcullis/contract'`
- * and nothing else in the gateway changes.
+ * The control-channel contract (packages/contract/src/control.ts), re-exported in one place so
+ * the gateway's modules name what they use from it and nothing else.
  */
 export {
   CONTROL_PATH,
@@ -17,7 +14,7 @@ export {
   ServerMessageSchema,
   TaskResultSchema,
   TaskSchema,
-} from '../../../../packages/contract/src/control';
+} from '@portcullis/contract';
 export type {
   ConnectivityTarget,
   GatewayMessage,
@@ -25,4 +22,4 @@ export type {
   ServerMessage,
   Task,
   TaskResult,
-} from '../../../../packages/contract/src/control';
+} from '@portcullis/contract';

@@ -38,8 +38,11 @@ export interface ControlPeerOptions {
   /** The cluster key this peer accepts. */
   key: string;
   port?: number;
-  /** How a wrong key is refused: a 401 on upgrade, or an accepted socket closed with 1008. */
-  refuse?: 'http401' | 'close1008';
+  /**
+   * How a wrong key is refused: a 401 on upgrade, or an accepted socket closed with this code
+   * (the server's hub uses 4401; default 'http401').
+   */
+  refuse?: 'http401' | number;
   /** Answer every upgrade with this HTTP status instead (e.g. 503 while "deploying"). */
   upgradeStatus?: number;
   /** Send welcome as soon as hello arrives (default true). */
@@ -76,7 +79,8 @@ export async function startControlPeer(options: ControlPeerOptions): Promise<Con
     if (options.upgradeStatus !== undefined) return reject(options.upgradeStatus);
     if (req.url !== CONTROL_PATH) return reject(404);
     const keyOk = req.headers.authorization === `Bearer ${options.key}`;
-    if (!keyOk && options.refuse !== 'close1008') return reject(401);
+    const refuse = options.refuse ?? 'http401';
+    if (!keyOk && refuse === 'http401') return reject(401);
     wss.handleUpgrade(req, socket, head, (ws) => {
       const conn: PeerConnection = {
         ws,
@@ -113,7 +117,7 @@ export async function startControlPeer(options: ControlPeerOptions): Promise<Con
         conn.closed = { code };
       });
       if (!keyOk) {
-        ws.close(1008, 'bad cluster key');
+        ws.close(refuse as number, 'bad key');
         return;
       }
       ws.on('message', (data) => {
