@@ -91,6 +91,19 @@ describe('npm start', () => {
     });
     expect(login.status).toBe(200);
     expect(await login.json()).toMatchObject({ is_admin: 1, op: '' });
+    const session = /pc_session=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1]!;
+
+    // A working cluster at once: the gateway started beside the server is its agent.
+    let cluster: { name: string; agent_status: number; agent_version: string } | undefined;
+    await until(async () => {
+      const list = await fetch(`http://127.0.0.1:${port}/api/v1/network/list`, {
+        headers: { cookie: `pc_csrf=${csrf}; pc_session=${session}` },
+      });
+      cluster = ((await list.json()) as { objects: (typeof cluster)[] }).objects[0];
+      return cluster?.agent_status === 1;
+    }, 60);
+    expect(cluster).toMatchObject({ name: 'Local', agent_status: 1, agent_version: '3.0.0' });
+    expect((fs.statSync(path.join(dataDir, 'local-gateway.json')).mode & 0o077) === 0).toBe(true);
     // The password is printed on the terminal only: never in the data folder in clear.
     for (const file of fs.readdirSync(dataDir).filter((f) => f.startsWith('portcullis.db'))) {
       expect(fs.readFileSync(path.join(dataDir, file)).includes(Buffer.from(password)), file).toBe(

@@ -4,12 +4,15 @@
 import { loadConfig } from './config';
 import { buildApp } from './app';
 import { ensureFirstTeam } from './features/company/first-run';
+import { ensureLocalGateway } from './features/clusters/local-gateway';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const { app, ctx } = await buildApp(config);
   const first = await ensureFirstTeam(ctx);
   await app.listen({ port: config.port, host: config.host });
+  // The local gateway of `npm start` (LOCAL_GATEWAY=off leaves it out).
+  if (process.env.LOCAL_GATEWAY !== 'off') await ensureLocalGateway(ctx, config.port);
   if (first) {
     // Printed once, on the terminal only; the database keeps an argon2id hash.
     const lines = [
