@@ -36,6 +36,8 @@ import { registerSsoRoutes } from './features/sso/routes';
 import { registerClusterRoutes } from './features/clusters/routes';
 import { createGatewayHub } from './features/clusters/hub';
 import { registerResourceRoutes } from './features/resources/routes';
+import { registerAgentDistRoutes } from './features/agent-dist/routes';
+import { registerAutologinRoutes } from './features/autologin/routes';
 
 /** Query strings carry reset codes; SSO exchange paths carry single-use credentials. */
 export function redactUrl(url: string): string {
@@ -134,6 +136,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerSsoRoutes(api, ctx);
       registerClusterRoutes(api, ctx);
       registerResourceRoutes(api, ctx);
+      registerAgentDistRoutes(api, ctx);
+      registerAutologinRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

@@ -163,3 +163,183 @@ export const clusterRoutes = {
     reply: CheckUpdateSchema,
   }),
 } as const;
+
+// Sharing, log filters and safe mode (spec 2 §2 setting tab and side panels, §3, §7).
+
+export const ShareSchema = z.object({
+  id: z.number().int(),
+  company: z.object({ domain: z.string(), full_name: z.string() }),
+  create_time: z.number().int(),
+});
+
+export const ShareChangeBodySchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('add'), domain: z.string().trim().min(1).max(64) }),
+  z.object({ action: z.literal('cancel'), share_id: z.number().int().positive() }),
+]);
+
+export const LogFilterSchema = z.object({
+  id: z.number().int(),
+  network_id: z.number().int(),
+  /** Always 'contains' (spec 2 §3). */
+  operator: z.literal('contains'),
+  condition: z.string(),
+  create_time: z.number().int(),
+});
+
+export const CreateLogFilterBodySchema = z.object({
+  network_id: z.number().int().positive(),
+  condition: z.string().trim().min(1).max(255),
+});
+
+export const InterceptCommandSchema = z.object({
+  id: z.number().int(),
+  network_id: z.number().int(),
+  command: z.string(),
+  kind: z.enum(['intercept', 'notice']),
+});
+
+export const InterceptBatchBodySchema = z.object({
+  network_id: z.number().int().positive(),
+  intercept: z.array(z.string().trim().min(1).max(255)).max(500).default([]),
+  notice: z.array(z.string().trim().min(1).max(255)).max(500).default([]),
+});
+
+export const SafeModeSchema = z.object({
+  safe_mode: z.boolean(),
+  /** Approval of non-security mode applications is on. */
+  safe_mode_approver: z.boolean(),
+  /** Alarm notices are on. */
+  safe_mode_notice: z.boolean(),
+  approver_accounts: z.array(
+    z.object({ id: z.number().int(), name: z.string(), account: z.string() }),
+  ),
+  notice_accounts: z.array(
+    z.object({ id: z.number().int(), name: z.string(), account: z.string() }),
+  ),
+});
+
+export const UpdateSafeModeBodySchema = z
+  .object({
+    safe_mode: z.boolean(),
+    safe_mode_approver: z.boolean(),
+    safe_mode_notice: z.boolean(),
+    approver_accounts: z.array(z.number().int().positive()).max(100),
+    notice_accounts: z.array(z.number().int().positive()).max(100),
+  })
+  .refine((b) => new Set(b.approver_accounts).size === b.approver_accounts.length, {
+    message: 'duplicate approver',
+    path: ['approver_accounts'],
+  })
+  .refine((b) => new Set(b.notice_accounts).size === b.notice_accounts.length, {
+    message: 'duplicate notifier',
+    path: ['notice_accounts'],
+  })
+  .refine((b) => !b.safe_mode_approver || b.approver_accounts.length > 0, {
+    message: 'approval needs an approver',
+    path: ['approver_accounts'],
+  })
+  .refine((b) => !b.safe_mode_notice || b.notice_accounts.length > 0, {
+    message: 'alarm needs a notifier',
+    path: ['notice_accounts'],
+  });
+
+export const clusterSettingRoutes = {
+  listShares: defineRoute({
+    method: 'GET',
+    path: '/network/:id/sharing',
+    summary: 'Teams this cluster is shared with',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    reply: z.array(ShareSchema),
+  }),
+  changeShares: defineRoute({
+    method: 'PATCH',
+    path: '/network/:id/sharing',
+    summary: 'Share the cluster with a team (by team code), or cancel a share',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    body: ShareChangeBodySchema,
+    reply: z.array(ShareSchema),
+  }),
+  listLogFilters: defineRoute({
+    method: 'GET',
+    path: '/v1/network/:id/log_filters',
+    summary: 'Log filters of a cluster (also readable on a shared cluster)',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    reply: z.array(LogFilterSchema),
+  }),
+  createLogFilter: defineRoute({
+    method: 'POST',
+    path: '/log_filter',
+    summary: 'Add a log filter (operator contains)',
+    access: CONFIGURATION,
+    body: CreateLogFilterBodySchema,
+    reply: LogFilterSchema,
+  }),
+  deleteLogFilter: defineRoute({
+    method: 'DELETE',
+    path: '/log_filter/:id',
+    summary: 'Delete a log filter',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    reply: OkReplySchema,
+  }),
+  batchDeleteLogFilters: defineRoute({
+    method: 'DELETE',
+    path: '/batch/log_filter/:ids',
+    summary: 'Delete several log filters (ids joined by commas)',
+    access: CONFIGURATION,
+    params: z.object({ ids: z.string().regex(/^\d+(,\d+){0,999}$/) }),
+    reply: OkReplySchema,
+  }),
+  safeMode: defineRoute({
+    method: 'GET',
+    path: '/v1/network/:id/safe_mode',
+    summary: 'The cluster’s safe-mode settings for servers',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    reply: SafeModeSchema,
+  }),
+  updateSafeMode: defineRoute({
+    method: 'PATCH',
+    path: '/v1/network/:id/safe_mode',
+    summary: 'Turn safe mode on or off and choose its approvers and notifiers',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    body: UpdateSafeModeBodySchema,
+    reply: SafeModeSchema,
+  }),
+  listIntercepts: defineRoute({
+    method: 'GET',
+    path: '/v1/intercepts',
+    summary: 'Commands a cluster blocks (intercept) or alarms on (notice)',
+    access: CONFIGURATION,
+    query: z.object({ network_id: z.coerce.number().int().positive() }),
+    reply: z.array(InterceptCommandSchema),
+  }),
+  addIntercepts: defineRoute({
+    method: 'POST',
+    path: '/need_intercept_command/batch',
+    summary: 'Add intercept and notice commands (duplicates in the list are skipped)',
+    access: CONFIGURATION,
+    body: InterceptBatchBodySchema,
+    reply: z.array(InterceptCommandSchema),
+  }),
+  deleteIntercepts: defineRoute({
+    method: 'DELETE',
+    path: '/need_intercept_command/batch/:ids',
+    summary: 'Remove intercept commands',
+    access: CONFIGURATION,
+    params: z.object({ ids: z.string().regex(/^\d+(,\d+){0,999}$/) }),
+    reply: OkReplySchema,
+  }),
+  deleteNotices: defineRoute({
+    method: 'DELETE',
+    path: '/need_intercept_command/batch_notice/:ids',
+    summary: 'Remove notice commands',
+    access: CONFIGURATION,
+    params: z.object({ ids: z.string().regex(/^\d+(,\d+){0,999}$/) }),
+    reply: OkReplySchema,
+  }),
+} as const;

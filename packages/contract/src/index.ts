@@ -1,4 +1,5 @@
 export * from './account';
+export * from './agent';
 export * from './auth';
 export * from './cluster';
 export * from './common';
@@ -16,8 +17,9 @@ export * from './team';
 export * from './version';
 
 import { accountRoutes } from './account';
+import { agentRoutes } from './agent';
 import { authRoutes } from './auth';
-import { clusterRoutes } from './cluster';
+import { clusterRoutes, clusterSettingRoutes } from './cluster';
 import { resourceRoutes } from './resource';
 import { logRoutes } from './logs';
 import { ssoRoutes } from './sso';
@@ -32,5 +34,7 @@ export const ALL_ROUTES: readonly RouteDescriptor[] = [
   ...Object.values(logRoutes),
   ...Object.values(ssoRoutes),
   ...Object.values(clusterRoutes),
+  ...Object.values(clusterSettingRoutes),
   ...Object.values(resourceRoutes),
+  ...Object.values(agentRoutes),
 ];
