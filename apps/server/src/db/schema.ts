@@ -257,6 +257,8 @@ export interface NetworkTable {
   port_map_info: string;
   safe_mode: number;
   created_at: number;
+  safe_mode_approver: number;
+  safe_mode_notice: number;
 }
 
 /** One row per gateway connection; live while disconnected_at is null and it heartbeats. */
@@ -317,6 +319,37 @@ export interface ResourceLoginTable {
   position: number;
 }
 
+export interface NetworkShareTable {
+  id: Generated<number>;
+  network_id: number;
+  /** The team the cluster is shared with. */
+  company_id: number;
+  created_at: number;
+}
+
+export interface LogFilterTable {
+  id: Generated<number>;
+  network_id: number;
+  condition: string;
+  created_at: number;
+}
+
+export interface InterceptCommandTable {
+  id: Generated<number>;
+  network_id: number;
+  /** intercept (block) or notice (alarm). */
+  kind: string;
+  command: string;
+  created_at: number;
+}
+
+/** Safe-mode approvers and notifiers of a cluster. */
+export interface NetworkAccountTable {
+  network_id: number;
+  account_id: number;
+  role: string;
+}
+
 export interface Database {
   company: CompanyTable;
   plan: PlanTable;
@@ -338,6 +371,10 @@ export interface Database {
   task: TaskTable;
   resource: ResourceTable;
   resource_login: ResourceLoginTable;
+  network_share: NetworkShareTable;
+  log_filter: LogFilterTable;
+  intercept_command: InterceptCommandTable;
+  network_account: NetworkAccountTable;
   sso_config: SsoConfigTable;
   sso_request: SsoRequestTable;
   sso_assertion_seen: SsoAssertionSeenTable;

@@ -8,6 +8,7 @@ import * as teamAndEvents from './002-team-and-events';
 import * as sso from './003-sso';
 import * as clusters from './004-clusters';
 import * as resources from './005-resources';
+import * as clusterSettings from './007-cluster-settings';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '003-sso': sso,
   '004-clusters': clusters,
   '005-resources': resources,
+  '007-cluster-settings': clusterSettings,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

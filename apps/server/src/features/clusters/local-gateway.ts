@@ -36,6 +36,8 @@ export async function ensureLocalGateway(ctx: AppContext, port: number): Promise
       is_open_map: 0,
       port_map_info: '[]',
       safe_mode: 0,
+      safe_mode_approver: 0,
+      safe_mode_notice: 0,
       created_at: nowSeconds(),
     })
     .execute();

@@ -1,10 +1,25 @@
 import type { FastifyInstance } from 'fastify';
-import { clusterRoutes, needsUpdate } from '@portcullis/contract';
+import { clusterRoutes, clusterSettingRoutes, needsUpdate } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { containsText } from '../../lib/sql';
 import { requireAuth } from '../../plugins/app/auth';
 import { registerRoute } from '../../plugins/app/route';
 import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
+import {
+  addIntercepts,
+  cancelShare,
+  createLogFilter,
+  deleteIntercepts,
+  deleteLogFilters,
+  listIntercepts,
+  listLogFilters,
+  listShares,
+  returnSharedCluster,
+  safeMode,
+  shareCluster,
+  updateSafeMode,
+  visibleCluster,
+} from './settings';
 import {
   agentScripts,
   clusterById,
@@ -12,6 +27,7 @@ import {
   createCluster,
   deleteCluster,
   liveAgents,
+  ownerOf,
   resourceCounts,
   teamCluster,
   updateCluster,
@@ -20,7 +36,22 @@ import {
 export function registerClusterRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, clusterRoutes.listClusters, async ({ query, request }) => {
     const auth = requireAuth(request);
-    let base = ctx.db.selectFrom('network').where('company_id', '=', auth.company.id);
+    // Own clusters and the ones other teams shared with this team.
+    let base = ctx.db
+      .selectFrom('network')
+      .where((eb) =>
+        eb.or([
+          eb('company_id', '=', auth.company.id),
+          eb(
+            'id',
+            'in',
+            eb
+              .selectFrom('network_share')
+              .select('network_id')
+              .where('company_id', '=', auth.company.id),
+          ),
+        ]),
+      );
     if (query.q_name) base = base.where(containsText(['name'], query.q_name));
     const total = Number(
       (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
@@ -32,12 +63,14 @@ export function registerClusterRoutes(app: FastifyInstance, ctx: AppContext): vo
       .limit(query.page_size)
       .offset((query.page - 1) * query.page_size)
       .execute();
-    const agents = await liveAgents(
-      ctx,
-      rows.map((r) => r.id),
-    );
+    const ids = rows.map((r) => r.id);
+    const agents = await liveAgents(ctx, ids);
+    const counts = await resourceCounts(ctx, ids);
+    const owners = await Promise.all(rows.map((r) => ownerOf(ctx, auth, r)));
     return {
-      objects: rows.map((r) => clusterReply(r, agents.get(r.id) ?? [], 0)),
+      objects: rows.map((r, i) =>
+        clusterReply(r, agents.get(r.id) ?? [], counts.get(r.id) ?? 0, owners[i] ?? null),
+      ),
       num_results: total,
       total_pages: Math.ceil(total / query.page_size),
       page: query.page,
@@ -54,7 +87,11 @@ export function registerClusterRoutes(app: FastifyInstance, ctx: AppContext): vo
     updateCluster(ctx, requireAuth(request), params.id, body),
   );
   registerRoute(app, clusterRoutes.deleteCluster, async ({ params, request }) => {
-    await deleteCluster(ctx, requireAuth(request), params.id);
+    const auth = requireAuth(request);
+    // For a team the cluster was shared with, deleting it means returning it.
+    const { shared } = await visibleCluster(ctx, auth, params.id);
+    if (shared) await returnSharedCluster(ctx, auth, params.id);
+    else await deleteCluster(ctx, auth, params.id);
     return { ok: true as const };
   });
   registerRoute(app, clusterRoutes.agentScripts, async ({ params, request, reply }) => {
@@ -84,5 +121,50 @@ export function registerClusterRoutes(app: FastifyInstance, ctx: AppContext): vo
         };
       }),
     };
+  });
+
+  const idList = (text: string) => text.split(',').map(Number);
+  registerRoute(app, clusterSettingRoutes.listShares, ({ params, request }) =>
+    listShares(ctx, requireAuth(request), params.id),
+  );
+  registerRoute(app, clusterSettingRoutes.changeShares, ({ params, body, request }) => {
+    const auth = requireAuth(request);
+    return body.action === 'add'
+      ? shareCluster(ctx, auth, params.id, body.domain)
+      : cancelShare(ctx, auth, params.id, body.share_id);
+  });
+  registerRoute(app, clusterSettingRoutes.listLogFilters, ({ params, request }) =>
+    listLogFilters(ctx, requireAuth(request), params.id),
+  );
+  registerRoute(app, clusterSettingRoutes.createLogFilter, ({ body, request }) =>
+    createLogFilter(ctx, requireAuth(request), body.network_id, body.condition),
+  );
+  registerRoute(app, clusterSettingRoutes.deleteLogFilter, async ({ params, request }) => {
+    await deleteLogFilters(ctx, requireAuth(request), [params.id]);
+    return { ok: true as const };
+  });
+  registerRoute(app, clusterSettingRoutes.batchDeleteLogFilters, async ({ params, request }) => {
+    await deleteLogFilters(ctx, requireAuth(request), idList(params.ids));
+    return { ok: true as const };
+  });
+  registerRoute(app, clusterSettingRoutes.safeMode, ({ params, request }) =>
+    safeMode(ctx, requireAuth(request), params.id),
+  );
+  registerRoute(app, clusterSettingRoutes.updateSafeMode, ({ params, body, request }) =>
+    updateSafeMode(ctx, requireAuth(request), params.id, body),
+  );
+  registerRoute(app, clusterSettingRoutes.listIntercepts, ({ query, request }) =>
+    listIntercepts(ctx, requireAuth(request), query.network_id),
+  );
+  registerRoute(app, clusterSettingRoutes.addIntercepts, ({ body, request }) =>
+    addIntercepts(ctx, requireAuth(request), body),
+  );
+  registerRoute(app, clusterSettingRoutes.deleteIntercepts, async ({ params, request }) => {
+    await deleteIntercepts(ctx, requireAuth(request), idList(params.ids), 'intercept');
+    return { ok: true as const };
+  });
+  registerRoute(app, clusterSettingRoutes.deleteNotices, async ({ params, request }) => {
+    await deleteIntercepts(ctx, requireAuth(request), idList(params.ids), 'notice');
+    return { ok: true as const };
   });
 }

@@ -53,14 +53,21 @@ function parseJson<T>(text: string, fallback: T): T {
   }
 }
 
-export function clusterReply(row: NetworkRow, agents: AgentRow[], resourceCount: number): Cluster {
+/** `owner` is set when the caller sees a cluster another team shared with it. */
+export function clusterReply(
+  row: NetworkRow,
+  agents: AgentRow[],
+  resourceCount: number,
+  owner: { full_name: string } | null = null,
+): Cluster {
   const newest = agents[0];
   const version = newest?.version ?? '';
   return {
     id: row.id,
     name: row.name,
-    parent_id: null,
-    parent_company: null,
+    // A shared cluster points at its owner's cluster and team (spec 2 §3 parent_id).
+    parent_id: owner ? row.id : null,
+    parent_company: owner,
     agent_status: agents.length > 0 ? 1 : 0,
     agent_version: version,
     agent: newest
@@ -127,10 +134,45 @@ export async function clusterById(
   auth: AuthContext,
   id: number,
 ): Promise<Cluster> {
-  const row = await teamCluster(ctx, auth, id);
+  const row = await ctx.db
+    .selectFrom('network')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  const shared =
+    row && row.company_id !== auth.company.id
+      ? await ctx.db
+          .selectFrom('network_share')
+          .select('id')
+          .where('network_id', '=', id)
+          .where('company_id', '=', auth.company.id)
+          .executeTakeFirst()
+      : undefined;
+  if (!row || (row.company_id !== auth.company.id && !shared))
+    throw new AppError('NetworkNotFound');
   const agents = await liveAgents(ctx, [row.id]);
   const counts = await resourceCounts(ctx, [row.id]);
-  return clusterReply(row, agents.get(row.id) ?? [], counts.get(row.id) ?? 0);
+  return clusterReply(
+    row,
+    agents.get(row.id) ?? [],
+    counts.get(row.id) ?? 0,
+    await ownerOf(ctx, auth, row),
+  );
+}
+
+/** The owning team's name when the caller sees another team's shared cluster. */
+export async function ownerOf(
+  ctx: AppContext,
+  auth: AuthContext,
+  row: NetworkRow,
+): Promise<{ full_name: string } | null> {
+  if (row.company_id === auth.company.id) return null;
+  const owner = await ctx.db
+    .selectFrom('company')
+    .select('full_name')
+    .where('id', '=', row.company_id)
+    .executeTakeFirst();
+  return owner ?? { full_name: '' };
 }
 
 export async function countClusters(ctx: AppContext, companyId: number): Promise<number> {
@@ -185,6 +227,8 @@ export async function createCluster(
       is_open_map: 0,
       port_map_info: '[]',
       safe_mode: 0,
+      safe_mode_approver: 0,
+      safe_mode_notice: 0,
       created_at: nowSeconds(),
     })
     .returningAll()
@@ -233,6 +277,12 @@ export async function deleteCluster(ctx: AppContext, auth: AuthContext, id: numb
   const row = await teamCluster(ctx, auth, id);
   if (((await resourceCounts(ctx, [row.id])).get(row.id) ?? 0) > 0)
     throw new AppError('NetworkHasResources');
+  const shares = await ctx.db
+    .selectFrom('network_share')
+    .select('id')
+    .where('network_id', '=', row.id)
+    .executeTakeFirst();
+  if (shares) throw new AppError('NetworkHasBeenShared');
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('task').where('network_id', '=', row.id).execute();
     await trx.deleteFrom('agent').where('network_id', '=', row.id).execute();
