@@ -173,6 +173,28 @@ export const ScanStatusSchema = z.object({
   objects: z.array(z.object({ ip: z.string(), port: z.number().int(), exists: z.boolean() })),
 });
 
+/** Spreadsheet import (spec 2 §7 POST /file/batch/resource; xlsx only). */
+export const BatchImportBodySchema = z.object({
+  network_id: z.number().int().positive(),
+  resource_type: z.enum(['ecs', 'database']),
+  content: z
+    .array(
+      z.object({
+        /** The file, base64. */
+        data: z.string().min(1).max(14_000_000),
+        file_name: z.string().trim().min(1).max(255),
+        extension: z.string().trim().max(16),
+      }),
+    )
+    .length(1),
+});
+export const BatchImportReplySchema = z.object({ imported: z.number().int() });
+
+export const TemplateQuerySchema = z.object({
+  type: z.enum(['ecs', 'database']),
+  language: z.enum(['en_US', 'zh_CN']).default('en_US'),
+});
+
 export const resourceRoutes = {
   listResources: defineRoute({
     method: 'GET',
@@ -223,6 +245,21 @@ export const resourceRoutes = {
     access: CONFIGURATION,
     params: z.object({ ids: z.string().regex(/^\d+(,\d+){0,999}$/) }),
     reply: OkReplySchema,
+  }),
+  batchImport: defineRoute({
+    method: 'POST',
+    path: '/file/batch/resource',
+    summary: 'Import servers or databases from a filled-in xlsx template (all rows or none)',
+    access: CONFIGURATION,
+    body: BatchImportBodySchema,
+    reply: BatchImportReplySchema,
+  }),
+  importTemplate: defineRoute({
+    method: 'GET',
+    path: '/v1/resource/template',
+    summary: 'The xlsx template for importing servers or databases, in English or Chinese',
+    access: CONFIGURATION,
+    query: TemplateQuerySchema,
   }),
   connectionTest: defineRoute({
     method: 'POST',

@@ -13,6 +13,7 @@ import {
   resourceReply,
   updateResource,
 } from './service';
+import { importResources, importTemplate } from './spreadsheet';
 import { connectionTestStatus, scanStatus, startConnectionTest, startScan } from './tasks';
 
 export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -61,6 +62,17 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): v
   registerRoute(app, resourceRoutes.batchDeleteResources, async ({ params, request }) => {
     await deleteResources(ctx, requireAuth(request), params.ids.split(',').map(Number));
     return { ok: true as const };
+  });
+  registerRoute(app, resourceRoutes.batchImport, ({ body, request }) =>
+    importResources(ctx, requireAuth(request), body),
+  );
+  registerRoute(app, resourceRoutes.importTemplate, async ({ query, reply }) => {
+    const file = await importTemplate(query.type, query.language);
+    const name = `portcullis-${query.type}-template-${query.language}.xlsx`;
+    return reply
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .send(file);
   });
   registerRoute(app, resourceRoutes.connectionTest, async ({ body, request }) => ({
     task_id: await startConnectionTest(ctx, requireAuth(request), body.resource_id, body.username),

@@ -107,7 +107,7 @@ export async function countResources(
   return Number((await q.executeTakeFirst())?.n ?? 0);
 }
 
-async function assertRoom(
+export async function assertRoom(
   ctx: AppContext,
   auth: AuthContext,
   networkId: number,
