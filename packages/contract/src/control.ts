@@ -25,6 +25,7 @@ export const GATEWAY_FEATURES = [
   'scan',
   'connectivity_test',
   'key_upload',
+  'key_test',
 ] as const;
 
 export const GatewayPortsSchema = z.object({
@@ -51,6 +52,22 @@ export const ConnectivityTargetSchema = z.object({
 });
 export type ConnectivityTarget = z.infer<typeof ConnectivityTargetSchema>;
 
+/** An SSH account a key task logs in to. */
+export const SshLoginSchema = z.object({
+  host: z.string().min(1).max(255),
+  port: z.number().int().min(1).max(65535),
+  username: z.string().min(1).max(255),
+});
+export type SshLogin = z.infer<typeof SshLoginSchema>;
+
+/** A private key in OpenSSH form (the resource's own key pair, travelling for one task). */
+const PrivateKeyText = z.string().min(1).max(16384);
+/** One authorized_keys line: `ssh-ed25519 <base64> <comment>`, the server's own key. */
+export const AuthorizedKeyLineSchema = z
+  .string()
+  .max(1024)
+  .regex(/^ssh-ed25519 [A-Za-z0-9+/]+={0,2} [A-Za-z0-9@._-]{1,64}$/);
+
 export const TaskSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('connectivity_test'), target: ConnectivityTargetSchema }),
   z.object({
@@ -58,6 +75,24 @@ export const TaskSchema = z.discriminatedUnion('kind', [
     /** IPv4 CIDR, prefix 24-32. */
     cidr: z.string(),
     port: z.number().int().min(0).max(65535),
+  }),
+  z.object({
+    /**
+     * Log in once with the account's password, add `public_key` to its
+     * ~/.ssh/authorized_keys (no duplicate line), then prove login with `private_key`.
+     * The password travels for this one task and is kept nowhere.
+     */
+    kind: z.literal('key_upload'),
+    target: SshLoginSchema.extend({
+      password: z.string().max(1024),
+      private_key: PrivateKeyText,
+    }),
+    public_key: AuthorizedKeyLineSchema,
+  }),
+  z.object({
+    /** Log in with the resource's private key. */
+    kind: z.literal('key_test'),
+    target: SshLoginSchema.extend({ private_key: PrivateKeyText }),
   }),
 ]);
 export type Task = z.infer<typeof TaskSchema>;
@@ -71,6 +106,17 @@ export const TaskResultSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('scan'),
     open: z.array(z.object({ ip: z.string(), port: z.number().int() })),
+  }),
+  z.object({
+    kind: z.literal('key_upload'),
+    ok: z.boolean(),
+    /** '' when ok; otherwise a fixed word (auth_failed, upload_failed, key_refused, …). */
+    reason: z.string().max(64).default(''),
+  }),
+  z.object({
+    kind: z.literal('key_test'),
+    ok: z.boolean(),
+    reason: z.string().max(64).default(''),
   }),
 ]);
 export type TaskResult = z.infer<typeof TaskResultSchema>;

@@ -57,7 +57,7 @@ describe('control client', () => {
         rdp_port: 9389,
         webrdp_port: 8389,
       },
-      features: ['connectivity_test', 'scan'],
+      features: ['connectivity_test', 'scan', 'key_upload', 'key_test'],
     });
     expect(conn.invalid).toEqual([]);
   });

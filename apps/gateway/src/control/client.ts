@@ -27,7 +27,12 @@ import {
 import { controlUrl } from './url';
 
 /** What this build can do (reported in hello); the session proxies come later. */
-export const IMPLEMENTED_FEATURES = ['connectivity_test', 'scan'] as const;
+export const IMPLEMENTED_FEATURES = [
+  'connectivity_test',
+  'scan',
+  'key_upload',
+  'key_test',
+] as const;
 
 export interface GatewayOptions {
   /** The server's address, `http(s)://host[:port][/prefix]`. */
@@ -152,10 +157,15 @@ export function startGateway(options: GatewayOptions): Gateway {
     const controller = new AbortController();
     running.set(taskId, controller);
     const started = Date.now();
+    // Where the task points, never its credential.
     const where =
       task.kind === 'scan'
         ? { cidr: task.cidr, port: task.port }
-        : { target_kind: task.target.kind, host: task.target.host, port: task.target.port };
+        : {
+            target_kind: task.kind === 'connectivity_test' ? task.target.kind : 'ssh',
+            host: task.target.host,
+            port: task.target.port,
+          };
     logger.info({ task_id: taskId, kind: task.kind, ...where }, 'task started');
     runTask(task, { ...options.tasks, signal: controller.signal })
       .then(

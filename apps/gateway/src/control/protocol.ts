@@ -20,6 +20,7 @@ export type {
   GatewayMessage,
   GatewayPorts,
   ServerMessage,
+  SshLogin,
   Task,
   TaskResult,
 } from '@portcullis/contract';

@@ -1,12 +1,15 @@
 /** Dispatches a task from the server to its runner (a table keyed by task kind). */
 import type { Task, TaskResult } from '../control/protocol';
 import { runConnectivityTest, type ConnectivityOptions } from './connectivity-test';
+import { runKeyTest } from './key-test';
+import { runKeyUpload, type KeyTaskOptions } from './key-upload';
 import { runScan, type ScanOptions } from './scan';
 
 export interface TaskContext {
   signal?: AbortSignal;
   connectivity?: ConnectivityOptions;
   scan?: Omit<ScanOptions, 'signal'>;
+  keys?: Omit<KeyTaskOptions, 'signal'>;
 }
 
 type Runners = {
@@ -21,6 +24,14 @@ const RUNNERS: Runners = {
   scan: async (task, ctx) => ({
     kind: 'scan',
     open: await runScan(task.cidr, task.port, { ...ctx.scan, signal: ctx.signal }),
+  }),
+  key_upload: async (task, ctx) => ({
+    kind: 'key_upload',
+    ...(await runKeyUpload(task, { ...ctx.keys, signal: ctx.signal })),
+  }),
+  key_test: async (task, ctx) => ({
+    kind: 'key_test',
+    ...(await runKeyTest(task, { ...ctx.keys, signal: ctx.signal })),
   }),
 };
 
