@@ -18,4 +18,9 @@ export interface SshdPeer extends TestUser {
 
 export declare function ensureTestUser(user?: string): Promise<TestUser>;
 
-export declare function startSshd(opts?: { user?: string; options?: string[] }): Promise<SshdPeer>;
+export declare function startSshd(opts?: {
+  user?: string;
+  options?: string[];
+  /** Also read the user's own ~/.ssh/authorized_keys (what a key upload writes). */
+  homeAuthorizedKeys?: boolean;
+}): Promise<SshdPeer>;

@@ -137,7 +137,9 @@ async function penaltyOptions() {
 
 /**
  * Starts an sshd for one test file.
- * @param {{ user?: string, options?: string[] }} [opts] extra `-o Key=Value` pairs in `options`
+ * @param {{ user?: string, options?: string[], homeAuthorizedKeys?: boolean }} [opts] extra
+ *   `-o Key=Value` pairs in `options`; `homeAuthorizedKeys` also reads the user's
+ *   ~/.ssh/authorized_keys (the file a key upload writes)
  */
 export async function startSshd(opts = {}) {
   if (process.getuid?.() !== 0) throw new Error('the sshd test peer must run as root');
@@ -182,7 +184,8 @@ export async function startSshd(opts = {}) {
         '-o',
         'PubkeyAuthentication=yes',
         '-o',
-        `AuthorizedKeysFile=${authorizedKeys}`,
+        // With homeAuthorizedKeys, the user's own ~/.ssh/authorized_keys counts too (key upload).
+        `AuthorizedKeysFile=${authorizedKeys}${opts.homeAuthorizedKeys ? ' .ssh/authorized_keys' : ''}`,
         '-o',
         'StrictModes=no',
         '-o',
