@@ -195,6 +195,81 @@ export const TemplateQuerySchema = z.object({
   language: z.enum(['en_US', 'zh_CN']).default('en_US'),
 });
 
+/** SQL statements a database rule can name (spec 2 §3 block_pattern / notice_pattern). */
+export const SQL_OPS = [
+  'select',
+  'insert',
+  'update',
+  'delete',
+  'create',
+  'alter',
+  'drop',
+  'truncate',
+  'grant',
+  'revoke',
+] as const;
+
+export const SqlRuleSchema = z.object({
+  op: z.enum(SQL_OPS),
+  /** Absent: the rule applies to every table. */
+  table: z.string().trim().min(1).max(128).optional(),
+});
+
+function uniqueRules(rules: { op: string; table?: string | undefined }[]): boolean {
+  const keys = rules.map((r) => `${r.op}\u0000${(r.table ?? '').toLowerCase()}`);
+  return new Set(keys).size === keys.length;
+}
+
+const PersonSchema = z.object({ id: z.number().int(), name: z.string(), account: z.string() });
+
+export const DatabaseSecuritySchema = z.object({
+  /** 2 SQL changes need an approved application, 1 they do not (spec 2 §3). */
+  status: z.number().int(),
+  block_pattern: z.array(SqlRuleSchema),
+  notice_pattern: z.array(SqlRuleSchema),
+  notice_status: z.number().int(),
+  approve_accounts: z.array(PersonSchema),
+  notice_accounts: z.array(PersonSchema),
+});
+
+export const UpdateDatabaseSecurityBodySchema = z
+  .object({
+    status: z.union([z.literal(1), z.literal(2)]),
+    block_pattern: z.array(SqlRuleSchema).max(200),
+    notice_pattern: z.array(SqlRuleSchema).max(200),
+    notice_status: z.union([z.literal(0), z.literal(1)]),
+    approve_accounts: z.array(z.number().int().positive()).max(100),
+    notice_accounts: z.array(z.number().int().positive()).max(100),
+  })
+  .refine((b) => uniqueRules(b.block_pattern), {
+    message: 'the same op and table twice',
+    path: ['block_pattern'],
+  })
+  .refine((b) => uniqueRules(b.notice_pattern), {
+    message: 'the same op and table twice',
+    path: ['notice_pattern'],
+  })
+  .refine((b) => new Set(b.approve_accounts).size === b.approve_accounts.length, {
+    message: 'duplicate approver',
+    path: ['approve_accounts'],
+  })
+  .refine((b) => new Set(b.notice_accounts).size === b.notice_accounts.length, {
+    message: 'duplicate notifier',
+    path: ['notice_accounts'],
+  })
+  .refine((b) => b.status !== 2 || b.approve_accounts.length > 0, {
+    message: 'approval needs an approver',
+    path: ['approve_accounts'],
+  })
+  .refine((b) => b.notice_status !== 1 || b.notice_accounts.length > 0, {
+    message: 'alarm needs a notifier',
+    path: ['notice_accounts'],
+  })
+  .refine((b) => b.notice_status !== 1 || b.notice_pattern.length > 0, {
+    message: 'alarm needs a rule',
+    path: ['notice_pattern'],
+  });
+
 export const resourceRoutes = {
   listResources: defineRoute({
     method: 'GET',
@@ -245,6 +320,24 @@ export const resourceRoutes = {
     access: CONFIGURATION,
     params: z.object({ ids: z.string().regex(/^\d+(,\d+){0,999}$/) }),
     reply: OkReplySchema,
+  }),
+  databaseSecurity: defineRoute({
+    method: 'GET',
+    path: '/v1/resource/:id/security',
+    summary:
+      'A database’s security settings: SQL approval, block and alarm rules, approvers, notifiers',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    reply: DatabaseSecuritySchema,
+  }),
+  updateDatabaseSecurity: defineRoute({
+    method: 'PATCH',
+    path: '/v1/resource/:id/security',
+    summary: 'Save a database’s security settings (enforced by the database sessions)',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+    body: UpdateDatabaseSecurityBodySchema,
+    reply: DatabaseSecuritySchema,
   }),
   batchImport: defineRoute({
     method: 'POST',

@@ -306,6 +306,10 @@ export interface ResourceTable {
   /** Databases: 1 SQL approval off, 2 on. */
   status: number;
   created_at: number;
+  /** JSON lists of {op, table?}. */
+  block_pattern: Generated<string>;
+  notice_pattern: Generated<string>;
+  notice_status: Generated<number>;
 }
 
 /** A server's login user, or a database's connect account; the secret is sealed. */
@@ -350,6 +354,13 @@ export interface NetworkAccountTable {
   role: string;
 }
 
+/** Approvers and notifiers of a database. */
+export interface ResourceAccountTable {
+  resource_id: number;
+  account_id: number;
+  role: string;
+}
+
 export interface Database {
   company: CompanyTable;
   plan: PlanTable;
@@ -375,6 +386,7 @@ export interface Database {
   log_filter: LogFilterTable;
   intercept_command: InterceptCommandTable;
   network_account: NetworkAccountTable;
+  resource_account: ResourceAccountTable;
   sso_config: SsoConfigTable;
   sso_request: SsoRequestTable;
   sso_assertion_seen: SsoAssertionSeenTable;

@@ -9,6 +9,7 @@ import * as sso from './003-sso';
 import * as clusters from './004-clusters';
 import * as resources from './005-resources';
 import * as clusterSettings from './007-cluster-settings';
+import * as databaseSecurity from './008-database-security';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '004-clusters': clusters,
   '005-resources': resources,
   '007-cluster-settings': clusterSettings,
+  '008-database-security': databaseSecurity,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -14,6 +14,7 @@ import {
   updateResource,
 } from './service';
 import { importResources, importTemplate } from './spreadsheet';
+import { databaseSecurity, updateDatabaseSecurity } from './security';
 import { connectionTestStatus, scanStatus, startConnectionTest, startScan } from './tasks';
 
 export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -63,6 +64,12 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): v
     await deleteResources(ctx, requireAuth(request), params.ids.split(',').map(Number));
     return { ok: true as const };
   });
+  registerRoute(app, resourceRoutes.databaseSecurity, ({ params, request }) =>
+    databaseSecurity(ctx, requireAuth(request), params.id),
+  );
+  registerRoute(app, resourceRoutes.updateDatabaseSecurity, ({ params, body, request }) =>
+    updateDatabaseSecurity(ctx, requireAuth(request), params.id, body),
+  );
   registerRoute(app, resourceRoutes.batchImport, ({ body, request }) =>
     importResources(ctx, requireAuth(request), body),
   );

@@ -106,7 +106,10 @@ describe('spreadsheet import', () => {
       await xlsx([DB_HEADER, ['db', '10.0.3.1', 'mysql', 3306, 'app', 'pw', 'a;*']]),
     );
     expect(badDb.json().code).toBe('FileDataError');
-    await t.ctx.db.updateTable('plan').set({ resource_limit: before + 1 }).execute();
+    await t.ctx.db
+      .updateTable('plan')
+      .set({ resource_limit: before + 1 })
+      .execute();
     const over = await post(
       'ecs',
       await xlsx([
