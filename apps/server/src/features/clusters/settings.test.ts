@@ -96,7 +96,9 @@ describe('cluster settings: sharing, log filters, safe mode', () => {
       .objects.map((e: { event: string }) => e.event);
     expect(events).toEqual(expect.arrayContaining(['shareNet', 'cancelShareNet']));
     // The returning team's own log records the return.
-    const theirs = (await other.get('/api/event/get_net_log')).json().objects.map((e: { event: string }) => e.event);
+    const theirs = (await other.get('/api/event/get_net_log'))
+      .json()
+      .objects.map((e: { event: string }) => e.event);
     expect(theirs).toEqual(['returnNet']);
   });
 
