@@ -155,6 +155,27 @@ export const clusterRoutes = {
     params: IdParamsSchema,
     reply: AgentScriptsSchema,
   }),
+  allClusters: defineRoute({
+    method: 'GET',
+    path: '/network',
+    summary: 'Every cluster the team sees (own and shared), for pickers',
+    access: CONFIGURATION,
+    reply: z.array(
+      z.object({
+        id: z.number().int(),
+        name: z.string(),
+        agent_status: z.number().int(),
+        shared: z.boolean(),
+      }),
+    ),
+  }),
+  exportCluster: defineRoute({
+    method: 'GET',
+    path: '/v1/project/resources/export/:id',
+    summary: 'A cluster’s resources as an xlsx file (no credentials)',
+    access: CONFIGURATION,
+    params: IdParamsSchema,
+  }),
   checkUpdate: defineRoute({
     method: 'GET',
     path: '/check_update',

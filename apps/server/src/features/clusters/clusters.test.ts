@@ -91,6 +91,31 @@ describe('clusters', () => {
     ).toBe(0);
   });
 
+  it('lists every cluster for pickers and exports a cluster’s resources without credentials', async () => {
+    const all = (await admin.get('/api/network')).json();
+    expect(all.map((c: { name: string }) => c.name)).toEqual(['Second', 'Shanghai DC']);
+    const id = all[1].id;
+    await admin.post('/api/v1/resource', {
+      network_id: id,
+      name: '=cmd|x',
+      ip_address: '10.0.0.9',
+      os: 'linux',
+      port: 22,
+      login_users: [{ username: 'root', auth_type: 0, password: 'Hidden#Pass9' }],
+    });
+    const res = await admin.get(`/api/v1/project/resources/export/${id}`);
+    expect(res.headers['content-disposition']).toContain('.xlsx');
+    const ExcelJS = (await import('exceljs')).default;
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const row = book.worksheets[0]!.getRow(2);
+    expect(row.getCell(1).value).toBe("'=cmd|x");
+    expect(row.getCell(3).value).toBe('10.0.0.9');
+    expect(res.rawPayload.includes(Buffer.from('Hidden#Pass9'))).toBe(false);
+    const resourceId = (await admin.get(`/api/v1/network/${id}/resource`)).json().objects[0].id;
+    await admin.delete(`/api/resource/${resourceId}`);
+  });
+
   it('lists and searches clusters, deletes one, and writes cluster events', async () => {
     const list = await admin.get('/api/v1/network/list?q_name=SECOND');
     expect(list.json()).toMatchObject({ num_results: 1, objects: [{ name: 'Second' }] });

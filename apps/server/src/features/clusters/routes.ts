@@ -5,6 +5,7 @@ import { containsText } from '../../lib/sql';
 import { requireAuth } from '../../plugins/app/auth';
 import { registerRoute } from '../../plugins/app/route';
 import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
+import { exportClusterResources } from './export';
 import {
   addIntercepts,
   cancelShare,
@@ -97,6 +98,46 @@ export function registerClusterRoutes(app: FastifyInstance, ctx: AppContext): vo
   registerRoute(app, clusterRoutes.agentScripts, async ({ params, request, reply }) => {
     reply.header('cache-control', 'no-store');
     return agentScripts(ctx, await teamCluster(ctx, requireAuth(request), params.id));
+  });
+  registerRoute(app, clusterRoutes.allClusters, async ({ request }) => {
+    const auth = requireAuth(request);
+    const rows = await ctx.db
+      .selectFrom('network')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('company_id', '=', auth.company.id),
+          eb(
+            'id',
+            'in',
+            eb
+              .selectFrom('network_share')
+              .select('network_id')
+              .where('company_id', '=', auth.company.id),
+          ),
+        ]),
+      )
+      .orderBy('name')
+      .execute();
+    const agents = await liveAgents(
+      ctx,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      agent_status: (agents.get(r.id)?.length ?? 0) > 0 ? 1 : 0,
+      shared: r.company_id !== auth.company.id,
+    }));
+  });
+  registerRoute(app, clusterRoutes.exportCluster, async ({ params, request, reply }) => {
+    const network = await teamCluster(ctx, requireAuth(request), params.id);
+    const file = await exportClusterResources(ctx, network.id);
+    return reply
+      .header('content-disposition', `attachment; filename="cluster-${network.id}-resources.xlsx"`)
+      .header('cache-control', 'no-store')
+      .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .send(file);
   });
   registerRoute(app, clusterRoutes.checkUpdate, async ({ request }) => {
     const auth = requireAuth(request);
