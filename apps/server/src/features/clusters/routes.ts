@@ -1,3 +1,4 @@
+import { countRows, pageOf, paged } from '../../lib/paging';
 import type { FastifyInstance } from 'fastify';
 import { clusterRoutes, clusterSettingRoutes, needsUpdate } from '@portcullis/contract';
 import type { AppContext } from '../../context';
@@ -54,28 +55,24 @@ export function registerClusterRoutes(app: FastifyInstance, ctx: AppContext): vo
         ]),
       );
     if (query.q_name) base = base.where(containsText(['name'], query.q_name));
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
-    );
+    const total = await countRows(base);
     const rows = await base
       .selectAll()
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(query.page_size)
-      .offset((query.page - 1) * query.page_size)
+      .$call((qb) => pageOf(qb, query))
       .execute();
     const ids = rows.map((r) => r.id);
     const agents = await liveAgents(ctx, ids);
     const counts = await resourceCounts(ctx, ids);
     const owners = await Promise.all(rows.map((r) => ownerOf(ctx, auth, r)));
-    return {
-      objects: rows.map((r, i) =>
+    return paged(
+      rows.map((r, i) =>
         clusterReply(r, agents.get(r.id) ?? [], counts.get(r.id) ?? 0, owners[i] ?? null),
       ),
-      num_results: total,
-      total_pages: Math.ceil(total / query.page_size),
-      page: query.page,
-    };
+      total,
+      query,
+    );
   });
 
   registerRoute(app, clusterRoutes.createCluster, ({ body, request }) =>

@@ -1,3 +1,4 @@
+import { countRows, pageOf, paged } from '../../lib/paging';
 import type { FastifyInstance } from 'fastify';
 import { DATABASE_OS, INSTANCE_OS, resourceRoutes } from '@portcullis/contract';
 import type { AppContext } from '../../context';
@@ -26,26 +27,22 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): v
       base = base.where('os', 'in', query.type === 'rds' ? [...DATABASE_OS] : [...INSTANCE_OS]);
     if (query.q_os) base = base.where('os', '=', query.q_os);
     if (query.q_name) base = base.where(containsText(['name', 'ip_address'], query.q_name));
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
-    );
+    const total = await countRows(base);
     const rows = await base
       .selectAll()
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(query.page_size)
-      .offset((query.page - 1) * query.page_size)
+      .$call((qb) => pageOf(qb, query))
       .execute();
     const logins = await loginsOf(
       ctx,
       rows.map((r) => r.id),
     );
-    return {
-      objects: rows.map((r) => resourceReply(r, logins.get(r.id) ?? [])),
-      num_results: total,
-      total_pages: Math.ceil(total / query.page_size),
-      page: query.page,
-    };
+    return paged(
+      rows.map((r) => resourceReply(r, logins.get(r.id) ?? [])),
+      total,
+      query,
+    );
   });
   registerRoute(app, resourceRoutes.createResource, ({ body, request }) =>
     createResource(ctx, requireAuth(request), body),

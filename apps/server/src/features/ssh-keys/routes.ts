@@ -1,3 +1,4 @@
+import { countRows, pageOf, paged } from '../../lib/paging';
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from '@portcullis/contract';
 import type { AppContext } from '../../context';
@@ -13,22 +14,14 @@ export function registerSshKeyRoutes(app: FastifyInstance, ctx: AppContext): voi
   registerRoute(app, accountRoutes.listSshKeys, async ({ query, request }) => {
     const auth = requireAuth(request);
     const base = ctx.db.selectFrom('account_pubkey').where('account_id', '=', auth.account.id);
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
-    );
+    const total = await countRows(base);
     const objects = await base
       .select(columns)
       .orderBy('create_time', 'desc')
       .orderBy('id', 'desc')
-      .limit(query.page_size)
-      .offset((query.page - 1) * query.page_size)
+      .$call((qb) => pageOf(qb, query))
       .execute();
-    return {
-      objects,
-      num_results: total,
-      total_pages: Math.ceil(total / query.page_size),
-      page: query.page,
-    };
+    return paged(objects, total, query);
   });
 
   registerRoute(app, accountRoutes.createSshKey, async ({ body, request }) => {

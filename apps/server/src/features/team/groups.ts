@@ -2,6 +2,7 @@
  * Groups of members (spec 2 §2 group detail, §5 group rules). Names are unique in a team
  * without regard to case; deleting a group leaves its members in the team.
  */
+import { countRows, pageOf, paged, type Paged } from '../../lib/paging';
 import type { Group, Member } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
@@ -10,13 +11,6 @@ import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { writeEvent } from '../events/writer';
 import { memberReply } from './members';
-
-interface Paged<T> {
-  objects: T[];
-  num_results: number;
-  total_pages: number;
-  page: number;
-}
 
 /** Two requests racing past the checks below meet the unique index; the loser is told why. */
 function rethrowUnique(code: 'GroupNameExist' | 'GroupAccountExist') {
@@ -67,32 +61,28 @@ export async function listGroups(
 ): Promise<Paged<Group>> {
   let base = ctx.db.selectFrom('team_group').where('company_id', '=', auth.company.id);
   if (q.q_name) base = base.where(containsText(['name'], q.q_name));
-  const total = Number(
-    (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
-  );
+  const total = await countRows(base);
   const rows = await base
     .selectAll()
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(q.page_size)
-    .offset((q.page - 1) * q.page_size)
+    .$call((qb) => pageOf(qb, q))
     .execute();
   const counts = await memberCounts(
     ctx,
     rows.map((r) => r.id),
   );
-  return {
-    objects: rows.map((r) => ({
+  return paged(
+    rows.map((r) => ({
       id: r.id,
       name: r.name,
       note: r.note,
       member_count: counts.get(r.id) ?? 0,
       create_time: r.created_at,
     })),
-    num_results: total,
-    total_pages: Math.ceil(total / q.page_size),
-    page: q.page,
-  };
+    total,
+    q,
+  );
 }
 
 async function assertNameFree(
@@ -177,22 +167,14 @@ export async function groupMembers(
     .innerJoin('account', 'account.id', 'group_member.account_id')
     .where('group_member.group_id', '=', group.id);
   if (q.key) base = base.where(containsText(['account.name', 'account.account'], q.key));
-  const total = Number(
-    (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
-  );
+  const total = await countRows(base);
   const rows = await base
     .selectAll('account')
     .orderBy('group_member.created_at', 'desc')
     .orderBy('account.id')
-    .limit(q.page_size)
-    .offset((q.page - 1) * q.page_size)
+    .$call((qb) => pageOf(qb, q))
     .execute();
-  return {
-    objects: rows.map(memberReply),
-    num_results: total,
-    total_pages: Math.ceil(total / q.page_size),
-    page: q.page,
-  };
+  return paged(rows.map(memberReply), total, q);
 }
 
 export async function addGroupMembers(

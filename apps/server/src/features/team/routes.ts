@@ -1,3 +1,4 @@
+import { countRows, pageOf, paged } from '../../lib/paging';
 import type { FastifyInstance } from 'fastify';
 import { teamRoutes } from '@portcullis/contract';
 import type { AppContext } from '../../context';
@@ -23,22 +24,14 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext): void 
     let base = ctx.db.selectFrom('account').where('company_id', '=', auth.company.id);
     if (query.q_is_admin !== undefined) base = base.where('is_admin', '=', query.q_is_admin);
     if (query.key) base = base.where(containsText(['name', 'account'], query.key));
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
-    );
+    const total = await countRows(base);
     const rows = await base
       .selectAll()
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(query.page_size)
-      .offset((query.page - 1) * query.page_size)
+      .$call((qb) => pageOf(qb, query))
       .execute();
-    return {
-      objects: rows.map(memberReply),
-      num_results: total,
-      total_pages: Math.ceil(total / query.page_size),
-      page: query.page,
-    };
+    return paged(rows.map(memberReply), total, query);
   });
 
   registerRoute(app, teamRoutes.memberNames, async ({ request }) => {
