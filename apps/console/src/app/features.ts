@@ -1,5 +1,6 @@
 /** Every feature of the console; the router and the left navigation are built from this list. */
 import type { Feature } from '../shared/feature';
+import { clustersFeature } from '../features/clusters';
 import { compelChangePasswordFeature } from '../features/compel-change-password';
 import { dashboardFeature } from '../features/dashboard';
 import { forgotPasswordFeature } from '../features/forgot-password';
@@ -25,6 +26,7 @@ export const FEATURES: readonly Feature[] = [
   purchaseFeature,
   dashboardFeature,
   workgroupFeature,
+  clustersFeature,
   teamFeature,
   systemLogFeature,
   personalInfoFeature,
