@@ -391,6 +391,7 @@ export interface Database {
   sso_request: SsoRequestTable;
   sso_assertion_seen: SsoAssertionSeenTable;
   sso_credential: SsoCredentialTable;
+  resource_keypair: ResourceKeypairTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
@@ -398,3 +399,12 @@ export type AccountRow = Selectable<AccountTable>;
 export type PlanRow = Selectable<PlanTable>;
 export type SessionRow = Selectable<SessionTable>;
 export type NewAccount = Insertable<AccountTable>;
+
+/** A Linux server resource's own SSH key pair (key login set-up); the private key sealed. */
+export interface ResourceKeypairTable {
+  resource_id: number;
+  /** One authorized_keys line: `ssh-ed25519 <base64> portcullis-resource-<id>`. */
+  public_key: string;
+  private_key_sealed: string;
+  created_at: number;
+}

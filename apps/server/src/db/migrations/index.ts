@@ -8,6 +8,7 @@ import * as teamAndEvents from './002-team-and-events';
 import * as sso from './003-sso';
 import * as clusters from './004-clusters';
 import * as resources from './005-resources';
+import * as autologin from './006-autologin';
 import * as clusterSettings from './007-cluster-settings';
 import * as databaseSecurity from './008-database-security';
 
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '003-sso': sso,
   '004-clusters': clusters,
   '005-resources': resources,
+  '006-autologin': autologin,
   '007-cluster-settings': clusterSettings,
   '008-database-security': databaseSecurity,
 };

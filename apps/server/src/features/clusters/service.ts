@@ -291,12 +291,25 @@ export async function deleteCluster(ctx: AppContext, auth: AuthContext, id: numb
   await writeEvent(ctx, auth, 'cluster', 'deleteNet', { net_name: row.name });
 }
 
-/** Shell commands for the gateway host; values are validated here, never user text. */
+/** What the install script itself accepts in PORTCULLIS_SERVER and PORTCULLIS_KEY. */
+const SCRIPT_SERVER = /^https?:\/\/[A-Za-z0-9.:/_~-]+$/;
+const SCRIPT_KEY = /^pck_[A-Za-z0-9_-]{1,196}$/;
+
+/**
+ * Shell commands for the gateway host. The only values in them are the server's configured
+ * address and the cluster's key, both checked here against the install script's own rules,
+ * so nothing in them can break out of the single quotes. The key fetches the script too:
+ * the download routes refuse callers without one.
+ */
 export function agentScripts(ctx: AppContext, row: NetworkRow) {
   const key = ctx.sealer.open(row.key_sealed);
   const server = ctx.config.publicUrl;
+  if (!SCRIPT_SERVER.test(server)) {
+    throw new Error('PUBLIC_URL cannot go into an install command (letters, digits, . : / _ ~ -)');
+  }
+  if (!SCRIPT_KEY.test(key)) throw new Error('cluster key in an unexpected format');
   const fetchScript = (action: string) =>
-    `curl -fsSL '${server}/api/agent/install.sh' | sudo PORTCULLIS_SERVER='${server}' PORTCULLIS_KEY='${key}' sh -s -- ${action}`;
+    `curl -fsSL -H 'Authorization: Bearer ${key}' '${server}/api/agent/install.sh' | sudo PORTCULLIS_SERVER='${server}' PORTCULLIS_KEY='${key}' sh -s -- ${action}`;
   return {
     install: fetchScript('install'),
     update: fetchScript('update'),
