@@ -1,0 +1,300 @@
+/**
+ * Clusters in Chromium against the real stack, as one administrator's working session: create
+ * a cluster, start a real gateway with its key and see it turn available, add a real sshd as a
+ * Linux server and see its connectivity test say yes, scan 127.0.0.0/24 (only that range) for
+ * the sshd's port and import the address, import servers from a spreadsheet, and the setting
+ * tab (agent commands, log filters). Screenshots of the list, the tabs and the panels in both
+ * languages go to .test-artifacts/. The tests share the server and run in order.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
+import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
+import { api, expectNotice, login, UI_TIMEOUT, waitForNoticesGone } from './console';
+
+/** A gateway task (a login, a scan of 256 addresses) can take a while on a slow machine. */
+const TASK_TIMEOUT = 60_000;
+const CLUSTER = 'Loopback';
+
+let e2e: E2E;
+let admin: { context: BrowserContext; page: Page };
+let gateway: Gateway | undefined;
+let sshd: SshdPeer;
+let clusterId: number;
+let tmpDir: string;
+const opened: BrowserContext[] = [];
+
+async function fresh(locale?: string): Promise<{ context: BrowserContext; page: Page }> {
+  const made = await e2e.newPage(locale ? { locale } : {});
+  await made.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  opened.push(made.context);
+  return made;
+}
+
+function dialog(page: Page, title: string): Locator {
+  return page
+    .getByRole('dialog')
+    .filter({ has: page.locator('.ant-drawer-title, .ant-modal-title', { hasText: title }) });
+}
+
+function row(page: Page, text: string): Locator {
+  return page.getByRole('row').filter({ hasText: text });
+}
+
+async function picture(page: Page, name: string): Promise<void> {
+  await waitForNoticesGone(page);
+  await page.waitForTimeout(400);
+  await screenshot(page, name);
+}
+
+async function detail(page: Page, type: 'ecs' | 'rds' | 'settings'): Promise<void> {
+  await page.goto(`/settings/cluster/${clusterId}?type=${type}`);
+  await page.locator('.ant-tabs-tab-active').waitFor({ timeout: UI_TIMEOUT });
+  await page.waitForLoadState('networkidle');
+}
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-e2e-clusters-'));
+  sshd = await startSshd();
+  admin = await fresh();
+  await login(e2e, admin.context, admin.page, { username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+});
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state !== 'fail') return;
+  let n = 0;
+  for (const context of opened) {
+    for (const page of context.pages()) {
+      await screenshot(
+        page,
+        `failed-clusters-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}-${n++}`,
+      ).catch(() => undefined);
+    }
+  }
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await sshd?.stop();
+  for (const context of opened) await context.close().catch(() => undefined);
+  await e2e?.close();
+  if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
+});
+
+describe('clusters', () => {
+  it('creates a cluster that turns available when its gateway connects', async () => {
+    const { page } = admin;
+    await page.getByRole('menuitem', { name: /Cluster Manage/ }).click();
+    await page.waitForURL('**/settings/cluster');
+    await page.getByRole('button', { name: /Create Cluster/ }).click();
+    const panel = dialog(page, 'Create Cluster');
+    await panel.getByRole('button', { name: 'Add', exact: true }).click();
+    await panel.getByText('Please input the cluster name').waitFor();
+    await picture(page, 'clusters-create-en_US');
+    await panel.getByRole('textbox', { name: 'Cluster name' }).fill(`  ${CLUSTER}  `);
+    await panel.getByRole('button', { name: 'Add', exact: true }).click();
+    await expectNotice(page, 'Add Successfully!');
+    await row(page, CLUSTER).getByText('Unavailable').waitFor({ timeout: UI_TIMEOUT });
+
+    const list = await api<{ objects: { id: number; name: string }[] }>(
+      admin.context,
+      'GET',
+      '/v1/network/list',
+    );
+    clusterId = list.objects.find((c) => c.name === CLUSTER)?.id ?? 0;
+    expect(clusterId).toBeGreaterThan(0);
+    const scripts = await api<{ install: string }>(
+      admin.context,
+      'GET',
+      `/v1/network/${clusterId}/agent_scripts`,
+    );
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(scripts.install)?.[1] ?? '';
+    gateway = startGateway({ server: e2e.baseUrl, key, host: 'gw.e2e' });
+    await gateway.connected;
+
+    await row(page, CLUSTER).getByRole('link', { name: 'Details' }).click();
+    await page.waitForURL(`**/settings/cluster/${clusterId}?type=ecs`);
+    // The detail refreshes every 10 s; the badge turns once the server has the hello.
+    await page
+      .locator('.pc-page-header')
+      .getByText('Available', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    await page.goto('/settings/cluster');
+    await row(page, CLUSTER).getByText('Available', { exact: true }).waitFor({
+      timeout: UI_TIMEOUT,
+    });
+    await picture(page, 'clusters-list-en_US');
+  });
+
+  it('scans 127.0.0.0/24 for the sshd and imports the address', async () => {
+    const { page } = admin;
+    await detail(page, 'ecs');
+    await page.getByRole('button', { name: /Scan Import/ }).click();
+    const panel = dialog(page, 'Scan Import');
+    const cidr = panel.getByRole('textbox', { name: 'Scan range' });
+    await cidr.fill('127.0.0.0/16');
+    await panel.getByText('e.g. 192.168.1.0/24, and only supports 24-32').waitFor();
+    await cidr.fill('127.0.0.0/24');
+    await panel.getByRole('spinbutton', { name: 'Port' }).fill(String(sshd.port));
+    await panel.getByRole('textbox', { name: 'User name' }).fill(sshd.user);
+    await panel.getByRole('button', { name: 'Scan', exact: true }).click();
+    await expectNotice(page, 'Scan success').catch(() => undefined);
+    const found = panel.getByRole('row').filter({ hasText: '127.0.0.1' });
+    await found.waitFor({ timeout: TASK_TIMEOUT });
+    await found.getByText('New', { exact: true }).waitFor();
+    await picture(page, 'clusters-scan-en_US');
+    await found.getByRole('checkbox').check();
+    await panel.getByRole('button', { name: /Import \(1\)/ }).click();
+    await expectNotice(page, 'Import success');
+    await row(page, '127.0.0.1').getByText(sshd.user).first().waitFor({ timeout: UI_TIMEOUT });
+  });
+
+  it('adds the sshd as a Linux server and its connectivity test says yes', async () => {
+    const { page } = admin;
+    await detail(page, 'ecs');
+    await page.getByRole('button', { name: /^plus Add$/ }).click();
+    const panel = dialog(page, 'Add Instance');
+    await panel.getByRole('button', { name: 'Add', exact: true }).click();
+    await panel.getByText('Please input the resource name').waitFor();
+    await panel.getByRole('radio', { name: 'Windows' }).check();
+    expect(await panel.getByRole('spinbutton', { name: 'Port' }).inputValue()).toBe('3389');
+    await panel.getByRole('radio', { name: 'Linux' }).check();
+    expect(await panel.getByRole('spinbutton', { name: 'Port' }).inputValue()).toBe('22');
+    await picture(page, 'clusters-add-instance-en_US');
+    await panel.getByRole('textbox', { name: 'Resource name' }).fill('sshd');
+    await panel.getByRole('textbox', { name: 'Inner IP' }).fill('127.0.0.1');
+    await panel.getByRole('textbox', { name: 'Login users' }).fill(sshd.user);
+    await panel.getByRole('spinbutton', { name: 'Port' }).fill(String(sshd.port));
+    await panel.getByLabel('Host password').fill(sshd.password);
+    await panel.getByRole('button', { name: 'Add', exact: true }).click();
+    await expectNotice(page, 'Add Successfully!');
+
+    const server = row(page, 'sshd');
+    await server.getByRole('button', { name: `Test the connection of ${sshd.user}` }).click();
+    await server.getByText('yes', { exact: true }).waitFor({ timeout: TASK_TIMEOUT });
+    await picture(page, 'clusters-servers-en_US');
+
+    await server.getByRole('button', { name: 'Setting of resource sshd' }).click();
+    const setting = dialog(page, 'Instance setting');
+    await setting.getByRole('textbox', { name: 'Inner IP' }).waitFor();
+    await picture(page, 'clusters-instance-setting-en_US');
+    await setting.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: /Change/ }).click();
+    const safe = dialog(page, 'Safe mode');
+    await safe.getByRole('switch', { name: 'Security mode' }).waitFor({ timeout: UI_TIMEOUT });
+    await picture(page, 'clusters-safe-mode-en_US');
+    await safe.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('imports servers from a spreadsheet', async () => {
+    const { page } = admin;
+    await detail(page, 'ecs');
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('servers');
+    sheet.addRow(['Name', 'Inner IP', 'OS (linux or win32)', 'Port', 'Usernames', 'Password']);
+    sheet.addRow(['web-1', '10.0.0.11', 'linux', 22, 'root;deploy', '']);
+    sheet.addRow(['win-1', '10.0.0.12', 'win32', 3389, 'administrator', '']);
+    const file = path.join(tmpDir, 'servers.xlsx');
+    await book.xlsx.writeFile(file);
+    const text = path.join(tmpDir, 'servers.txt');
+    fs.writeFileSync(text, 'not a spreadsheet');
+
+    await page.getByRole('button', { name: /Mass import/ }).click();
+    const panel = dialog(page, 'Mass import');
+    await panel.getByRole('link', { name: /Download template/ }).waitFor();
+    await picture(page, 'clusters-mass-import-en_US');
+    const input = panel.locator('input[type=file]');
+    await input.setInputFiles(text);
+    await panel.getByText('Please upload the correct form!').waitFor();
+    await input.setInputFiles(file);
+    await expectNotice(page, 'Import success');
+    await row(page, 'web-1').getByText('root; deploy').waitFor({ timeout: UI_TIMEOUT });
+    await row(page, 'win-1').getByText('Windows').waitFor();
+
+    // The same rows again: nothing is imported and the addresses are named.
+    await page.getByRole('button', { name: /Mass import/ }).click();
+    await panel.locator('input[type=file]').setInputFiles(file);
+    await panel.getByText(/Intranet IP: .*10\.0\.0\.11.* exist!/).waitFor({ timeout: UI_TIMEOUT });
+    await panel.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('shows the database tab and the setting tab with the agent and log filters', async () => {
+    const { page } = admin;
+    await detail(page, 'rds');
+    await page.getByRole('button', { name: /^plus Add$/ }).click();
+    const panel = dialog(page, 'Add Database');
+    await panel.getByRole('textbox', { name: 'Database names' }).fill('a;*');
+    await panel.getByText('Database name format is incorrect').waitFor();
+    await picture(page, 'clusters-add-database-en_US');
+    await panel.getByRole('button', { name: 'Cancel' }).click();
+    await picture(page, 'clusters-database-en_US');
+
+    await detail(page, 'settings');
+    await page.getByText('gw.e2e').waitFor({ timeout: UI_TIMEOUT });
+    await page.getByRole('button', { name: 'Copy the Install command' }).click();
+    await expectNotice(page, 'Copy successfully!');
+    await page.getByRole('textbox', { name: 'Condition' }).fill('password');
+    await page.getByRole('button', { name: /Add Log Filter/ }).click();
+    await expectNotice(page, 'Add Successfully!');
+    await row(page, 'password').getByText('contains').waitFor({ timeout: UI_TIMEOUT });
+    await picture(page, 'clusters-settings-en_US');
+
+    await page.getByRole('button', { name: /Set Cluster/ }).click();
+    const set = dialog(page, 'Set Cluster');
+    await set.getByRole('radio', { name: 'Customize' }).check();
+    await set.getByRole('spinbutton', { name: 'Validity' }).fill('20');
+    await set.getByRole('button', { name: 'Save' }).click();
+    await set
+      .getByText(
+        'In order to ensure the availability of the code, the maximum effective time cannot be less than 30 minutes',
+      )
+      .waitFor();
+    await picture(page, 'clusters-set-cluster-en_US');
+    await set.getByRole('spinbutton', { name: 'Validity' }).fill('45');
+    await set.getByRole('button', { name: 'Save' }).click();
+    await expectNotice(page, 'Update successfully!');
+  });
+});
+
+describe('in Chinese', () => {
+  it('shows the list, the tabs and the panels', async () => {
+    const { context, page } = await fresh('zh-CN');
+    await login(e2e, context, page, { username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    await page.goto('/settings/cluster');
+    await row(page, CLUSTER).getByText('可用', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    await picture(page, 'clusters-list-zh_CN');
+    await page.getByRole('button', { name: /创建集群/ }).click();
+    await dialog(page, '创建集群').waitFor();
+    await picture(page, 'clusters-create-zh_CN');
+
+    await detail(page, 'ecs');
+    await row(page, 'sshd').waitFor({ timeout: UI_TIMEOUT });
+    await picture(page, 'clusters-servers-zh_CN');
+    await page.getByRole('button', { name: /^plus 添加$/ }).click();
+    await dialog(page, '添加实例').waitFor();
+    await picture(page, 'clusters-add-instance-zh_CN');
+    await page.getByRole('button', { name: /扫描导入/ }).click();
+    await dialog(page, '扫描导入').waitFor();
+    await picture(page, 'clusters-scan-zh_CN');
+
+    await detail(page, 'rds');
+    await picture(page, 'clusters-database-zh_CN');
+    await page.getByRole('button', { name: /批量导入/ }).click();
+    await dialog(page, '批量导入').waitFor();
+    await picture(page, 'clusters-mass-import-zh_CN');
+
+    await detail(page, 'settings');
+    await page.getByText('gw.e2e').waitFor({ timeout: UI_TIMEOUT });
+    await picture(page, 'clusters-settings-zh_CN');
+    await page.getByRole('button', { name: /集群设置/ }).click();
+    await dialog(page, '集群设置').waitFor();
+    await picture(page, 'clusters-set-cluster-zh_CN');
+  });
+});
