@@ -318,7 +318,9 @@ do_rollback() {
   require_installed
   prev="$(link_version previous)"
   cur="$(link_version current)"
-  [ -n "$prev" ] && [ -f "$ROOT/versions/$prev/$BUNDLE" ] || die "there is no previous version to roll back to"
+  if [ -z "$prev" ] || [ ! -f "$ROOT/versions/$prev/$BUNDLE" ]; then
+    die "there is no previous version to roll back to"
+  fi
   ln -sfn "versions/$prev" "$ROOT/current"
   [ -z "$cur" ] || ln -sfn "versions/$cur" "$ROOT/previous"
   say "current -> versions/$prev (previous: $cur)"

@@ -218,6 +218,7 @@ describe('gateway install script (real sh, curl and gateway bundle)', () => {
     expect(run.stdout).toContain(`start it with: ${root}/run.sh`);
     expect(currentVersion()).toBe(`versions/${PUBLISHED_GATEWAY_VERSION}`);
     expect(fs.existsSync(path.join(root, 'previous'))).toBe(false);
+    expect((await paste('rollback')).stderr).toContain('there is no previous version');
     const config = path.join(root, 'config.json');
     expect(fs.statSync(config).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(config, 'utf8'))).toMatchObject({ server: address, key });
