@@ -46,10 +46,18 @@ function row(page: Page, text: string): Locator {
   return page.getByRole('row').filter({ hasText: text });
 }
 
+/**
+ * A full-page picture once the notices have gone. The viewport grows to the page's height
+ * first: the shell's sticky header and menu would otherwise be drawn part-way down.
+ */
 async function picture(page: Page, name: string): Promise<void> {
   await waitForNoticesGone(page);
   await page.waitForTimeout(400);
+  const viewport = page.viewportSize() ?? { width: 1366, height: 820 };
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
   await screenshot(page, name);
+  await page.setViewportSize(viewport);
 }
 
 async function detail(page: Page, type: 'ecs' | 'rds' | 'settings'): Promise<void> {
@@ -188,8 +196,21 @@ describe('clusters', () => {
 
     await page.getByRole('button', { name: /Change/ }).click();
     const safe = dialog(page, 'Safe mode');
-    await safe.getByRole('switch', { name: 'Security mode' }).waitFor({ timeout: UI_TIMEOUT });
+    const security = safe.getByRole('switch', { name: 'Security mode', exact: true });
+    await security.waitFor({ timeout: UI_TIMEOUT });
+    await security.click();
+    // Typed comma-separated; the repeated command is skipped.
+    await safe.getByRole('textbox', { name: 'Intercept commands' }).fill('rm -rf, shutdown,rm -rf');
     await picture(page, 'clusters-safe-mode-en_US');
+    await safe.getByRole('button', { name: 'Save' }).click();
+    await expectNotice(page, 'Update successfully!');
+    await page.getByText('On', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    await page.getByRole('button', { name: /Change/ }).click();
+    expect(
+      await safe.getByRole('textbox', { name: 'Intercept commands' }).inputValue({
+        timeout: UI_TIMEOUT,
+      }),
+    ).toBe('rm -rf,shutdown');
     await safe.getByRole('button', { name: 'Cancel' }).click();
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Cluster } from '@portcullis/contract';
+import type { Cluster, Resource } from '@portcullis/contract';
 import { mockApi, type RecordedCall } from '../../test/api-mock';
 import { paged, shellReplies } from '../../test/fixtures';
 import { findDialog, renderApp } from '../../test/render';
@@ -43,13 +43,32 @@ function cluster(overrides: Partial<Cluster> = {}): Cluster {
   };
 }
 
+function resource(): Resource {
+  return {
+    id: 9,
+    network_id: 3,
+    name: 'web',
+    resource_type: 'LinuxServer',
+    os: 'linux',
+    ip_address: '10.0.0.5',
+    port: 22,
+    instance_id: '',
+    flavor: '',
+    extension: { username: ['root'], data: [] },
+    username: '',
+    databases: [],
+    status: 1,
+    create_time: 1_700_000_000,
+  };
+}
+
 function serve(extra: Record<string, unknown> = {}) {
   return mockApi({
     ...shellReplies(),
     'GET /api/v1/network/3': cluster(),
     'PATCH /api/network/3': (call: RecordedCall) => cluster(call.body as Partial<Cluster>),
     'GET /api/v1/network/3/resource': paged([]),
-    'POST /api/v1/resource': (call: RecordedCall) => ({ id: 9, ...(call.body as object) }),
+    'POST /api/v1/resource': resource(),
     ...extra,
   });
 }

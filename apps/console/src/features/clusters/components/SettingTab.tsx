@@ -84,6 +84,7 @@ function AgentCard({ cluster }: { cluster: Cluster }): ReactNode {
         />
       ) : null}
       <Descriptions
+        style={{ marginBottom: 16 }}
         column={{ xs: 1, md: 2, xl: 4 }}
         items={[
           {
