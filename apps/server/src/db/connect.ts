@@ -47,7 +47,12 @@ export async function openDatabase(options: {
 
 async function migrate(kysely: Kysely<Database>, dialect: Dialect): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrationsFor(dialect) };
-  const { error, results } = await new Migrator({ db: kysely, provider }).migrateToLatest();
+  const { error, results } = await new Migrator({
+    db: kysely,
+    provider,
+    // Features add migrations in parallel; one numbered before another that already ran must still run.
+    allowUnorderedMigrations: true,
+  }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}`, {

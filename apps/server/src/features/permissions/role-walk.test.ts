@@ -4,7 +4,16 @@
  * body, so a refused caller learns nothing about the route's rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_ROLES, ALL_ROUTES, buildPath, type RouteDescriptor } from '@portcullis/contract';
+import {
+  ALL_ROLES,
+  ALL_ROUTES,
+  CLUSTER_KEY_ROUTES,
+  buildPath,
+  type RouteDescriptor,
+} from '@portcullis/contract';
+
+/** Public to the session model, but they answer only to a cluster key (gateway downloads). */
+const KEYED = new Set<RouteDescriptor>(CLUSTER_KEY_ROUTES);
 import {
   addMember,
   createTestApp,
@@ -60,7 +69,10 @@ describe('permission matrix', () => {
         samplePath(route),
         route.method === 'GET' ? undefined : {},
       );
-      if (route.access.kind === 'public') {
+      if (KEYED.has(route)) {
+        expect(res.statusCode).toBe(401);
+        expect(res.json().code).toBe('InvalidToken');
+      } else if (route.access.kind === 'public') {
         expect(res.statusCode).not.toBe(401);
         expect(res.statusCode).not.toBe(403);
       } else {
@@ -80,7 +92,10 @@ describe('permission matrix', () => {
         const allowed =
           route.access.kind === 'public' ||
           (route.access.roles.includes(role) && (route.access.stages ?? ['full']).includes('full'));
-        if (allowed) {
+        if (KEYED.has(route)) {
+          // A session is not a cluster key.
+          expect(r.statusCode, `${role} ${route.path}`).toBe(401);
+        } else if (allowed) {
           expect([401, 403], `${role} ${route.path}: ${r.body}`).not.toContain(r.statusCode);
         } else {
           expect(r.statusCode, `${role} ${route.path}`).toBe(403);

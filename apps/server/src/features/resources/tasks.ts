@@ -9,6 +9,7 @@ import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { teamCluster } from '../clusters/service';
 import { isDatabase, teamResource } from './service';
+import { resourcePrivateKey } from '../autologin/service';
 
 /** A gateway that has not answered in this long will not: the test counts as failed. */
 const TASK_TIMEOUT_SECONDS = 60;
@@ -44,6 +45,9 @@ export async function startConnectionTest(
     username: login.username,
     ...(login.secret_sealed &&
       login.auth_type === 0 && { password: ctx.sealer.open(login.secret_sealed) }),
+    // SSH key login uses the resource's own key pair (see features/autologin).
+    ...(login.auth_type === 1 &&
+      os === 'linux' && { private_key: (await resourcePrivateKey(ctx, resource.id)) ?? '' }),
     ...(isDatabase(os) &&
       resource.databases &&
       resource.databases !== '*' && { database: resource.databases.split(';')[0] }),
