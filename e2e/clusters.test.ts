@@ -205,6 +205,7 @@ describe('clusters', () => {
     await safe.getByRole('button', { name: 'Save' }).click();
     await expectNotice(page, 'Update successfully!');
     await page.getByText('On', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    await safe.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: /Change/ }).click();
     expect(
       await safe.getByRole('textbox', { name: 'Intercept commands' }).inputValue({

@@ -30,7 +30,13 @@ export function SafeModePanel({ clusterId }: { clusterId: number }): ReactNode {
   return (
     <RightPanel panelKey={SAFE_MODE_PANEL} title={t('clusters.safeMode.title')} width={560}>
       {safeMode.data && intercepts.data ? (
-        <SafeModeForm clusterId={clusterId} initial={safeMode.data} commands={intercepts.data} />
+        <SafeModeForm
+          // A save refreshes both lists: the form starts again from what the server holds.
+          key={`${safeMode.dataUpdatedAt}-${intercepts.dataUpdatedAt}`}
+          clusterId={clusterId}
+          initial={safeMode.data}
+          commands={intercepts.data}
+        />
       ) : (
         <Spin />
       )}

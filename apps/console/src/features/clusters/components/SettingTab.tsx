@@ -109,12 +109,14 @@ function AgentCard({ cluster }: { cluster: Cluster }): ReactNode {
         {SCRIPTS.map((name) => (
           <div key={name}>
             <Typography.Text strong>{t(`clusters.agent.script.${name}`)}</Typography.Text>
-            <Space.Compact block style={{ marginTop: 4 }}>
-              <Input
+            <div className="pc-cluster-script">
+              {/* The whole command shows: the four differ only in their last word. */}
+              <Input.TextArea
                 readOnly
+                autoSize
                 aria-label={t(`clusters.agent.script.${name}`)}
                 value={scripts.data?.[name] ?? ''}
-                className="pc-cluster-script"
+                style={{ fontFamily: 'monospace', fontSize: 12, marginTop: 4 }}
               />
               <Button
                 icon={<CopyOutlined />}
@@ -123,10 +125,11 @@ function AgentCard({ cluster }: { cluster: Cluster }): ReactNode {
                   name: t(`clusters.agent.script.${name}`),
                 })}
                 onClick={() => void copy(scripts.data?.[name] ?? '')}
+                style={{ marginTop: 4 }}
               >
                 {t('clusters.agent.copy')}
               </Button>
-            </Space.Compact>
+            </div>
           </div>
         ))}
       </Space>

@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Cluster } from '@portcullis/contract';
+import { apiError, mockApi } from '../../test/api-mock';
+import { paged, shellReplies } from '../../test/fixtures';
+import { renderApp } from '../../test/render';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const SLOW = 120_000;
+
+function cluster(overrides: Partial<Cluster> = {}): Cluster {
+  return {
+    id: 3,
+    name: 'Lab',
+    parent_id: null,
+    parent_company: null,
+    agent_status: 0,
+    agent_version: '',
+    agent: null,
+    need_update: false,
+    resource_count: 2,
+    safe_mode: 0,
+    info: { max_tunnel_expire_time: 0, is_open_map: false, port_map_info: [] },
+    create_time: 1_700_000_000,
+    ...overrides,
+  };
+}
+
+const OWN = cluster({ id: 3, name: 'Lab', need_update: true, agent_status: 1 });
+const SHARED = cluster({
+  id: 4,
+  name: 'Partner',
+  parent_id: 9,
+  parent_company: { full_name: 'Acme' },
+});
+
+describe('cluster list', () => {
+  it(
+    'shows status, the shared mark and the update warning; a refused delete says why',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const { calls } = mockApi({
+        ...shellReplies(),
+        'GET /api/v1/network/list': paged([OWN, SHARED], 1, 20),
+        'DELETE /api/network/3': apiError(400, 'NetworkHasResources'),
+        'DELETE /api/network/4': { ok: true },
+      });
+      renderApp('/settings/cluster');
+      await screen.findByText('Lab', {}, { timeout: 15_000 });
+      const own = (await screen.findByRole('link', { name: 'Lab' })).closest('tr') as HTMLElement;
+      expect(within(own).getByText('Available')).toBeInTheDocument();
+      expect(within(own).getByLabelText('The agent needs an update')).toBeInTheDocument();
+      expect(within(own).getByRole('link', { name: /Export/ })).toHaveAttribute(
+        'href',
+        '/api/v1/project/resources/export/3',
+      );
+      const shared = screen.getByRole('link', { name: 'Partner' }).closest('tr') as HTMLElement;
+      expect(within(shared).getByText('Shared by Acme')).toBeInTheDocument();
+      expect(within(shared).getByText('Unavailable')).toBeInTheDocument();
+      expect(within(shared).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
+      // Two clusters: no pager.
+      expect(document.querySelector('.ant-pagination')).toBeNull();
+      expect(calls.find((c) => c.path === '/api/v1/network/list')?.query.get('page_size')).toBe(
+        '20',
+      );
+
+      await user.click(within(own).getByRole('button', { name: 'Delete cluster Lab' }));
+      await user.click(
+        within(await screen.findByRole('tooltip')).getByRole('button', {
+          name: 'Delete',
+        }),
+      );
+      expect(await screen.findByText('Cluster still has resources')).toBeInTheDocument();
+
+      await user.click(within(shared).getByRole('button', { name: 'Return cluster Partner' }));
+      const confirm = await screen.findByRole('tooltip', { name: /Return this cluster/ });
+      await user.click(within(confirm).getByRole('button', { name: 'Return' }));
+      expect(await screen.findByText('Return successfully!')).toBeInTheDocument();
+    },
+    SLOW,
+  );
+});
+
+describe('shared cluster detail', () => {
+  it(
+    'shows only the log filters, read-only, and Return The Cluster',
+    async () => {
+      mockApi({
+        ...shellReplies(),
+        'GET /api/v1/network/4': SHARED,
+        'GET /api/v1/network/4/log_filters': [
+          { id: 1, network_id: 4, operator: 'contains', condition: 'secret', create_time: 1 },
+        ],
+      });
+      renderApp('/settings/cluster/4?type=ecs');
+      expect(await screen.findByText('secret', {}, { timeout: 15_000 })).toBeInTheDocument();
+      expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Log filters']);
+      expect(screen.getByRole('button', { name: /Return The Cluster/ })).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /Set Cluster/ })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /Delete Cluster/ })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /Add Log Filter/ })).not.toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByText('Agent')).not.toBeInTheDocument());
+    },
+    SLOW,
+  );
+});
