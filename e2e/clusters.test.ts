@@ -6,10 +6,12 @@
  * tab (agent commands, log filters). Screenshots of the list, the tabs and the panels in both
  * languages go to .test-artifacts/. The tests share the server and run in order.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
+import mysql from 'mysql2/promise';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
@@ -27,6 +29,9 @@ let gateway: Gateway | undefined;
 let sshd: SshdPeer;
 let clusterId: number;
 let tmpDir: string;
+let root: mysql.Connection | undefined;
+const dbUser = `pc_e2e_${crypto.randomBytes(3).toString('hex')}`;
+const dbPassword = `E2e#${crypto.randomBytes(6).toString('hex')}`;
 const opened: BrowserContext[] = [];
 
 async function fresh(locale?: string): Promise<{ context: BrowserContext; page: Page }> {
@@ -70,6 +75,9 @@ beforeAll(async () => {
   e2e = await startE2E();
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-e2e-clusters-'));
   sshd = await startSshd();
+  // The MariaDB test peer on loopback, with an account made for this file.
+  root = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root' });
+  await root.query(`CREATE USER '${dbUser}'@'%' IDENTIFIED BY '${dbPassword}'`);
   admin = await fresh();
   await login(e2e, admin.context, admin.page, { username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
 });
@@ -90,6 +98,8 @@ afterEach(async (ctx) => {
 afterAll(async () => {
   await gateway?.stop();
   await sshd?.stop();
+  await root?.query(`DROP USER IF EXISTS '${dbUser}'@'%'`);
+  await root?.end();
   for (const context of opened) await context.close().catch(() => undefined);
   await e2e?.close();
   if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
@@ -255,8 +265,40 @@ describe('clusters', () => {
     await panel.getByRole('textbox', { name: 'Database names' }).fill('a;*');
     await panel.getByText('Database name format is incorrect').waitFor();
     await picture(page, 'clusters-add-database-en_US');
-    await panel.getByRole('button', { name: 'Cancel' }).click();
+    await panel.getByRole('textbox', { name: 'Resource name' }).fill('mariadb');
+    await panel.getByRole('textbox', { name: 'IP or link' }).fill('127.0.0.1');
+    await panel.getByRole('textbox', { name: 'User name' }).fill(dbUser);
+    await panel.getByLabel('Password').fill(dbPassword);
+    await panel.getByRole('textbox', { name: 'Database names' }).fill('*');
+    expect(await panel.getByRole('spinbutton', { name: 'Port' }).inputValue()).toBe('3306');
+    await panel.getByRole('button', { name: 'Add', exact: true }).click();
+    await expectNotice(page, 'Add Successfully!');
+    const database = row(page, 'mariadb');
+    await database.getByRole('button', { name: 'Test the connection' }).click();
+    await database.getByText('yes', { exact: true }).waitFor({ timeout: TASK_TIMEOUT });
     await picture(page, 'clusters-database-en_US');
+
+    await database.getByRole('button', { name: 'Setting of resource mariadb' }).click();
+    const setting = dialog(page, 'Database setting');
+    await setting.getByRole('tab', { name: 'Security' }).click();
+    await setting.getByRole('switch', { name: 'SQL approval' }).click();
+    // Approval on without an approver: Save waits.
+    expect(await setting.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await setting.getByRole('combobox', { name: 'Approvers' }).click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: ADMIN_EMAIL })
+      .first()
+      .click();
+    await setting.getByRole('combobox', { name: 'Action' }).first().click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'DROP' })
+      .first()
+      .click();
+    await setting.getByRole('button', { name: 'Add', exact: true }).first().click();
+    await setting.getByText(/DROP · all tables/).waitFor();
+    await picture(page, 'clusters-database-security-en_US');
+    await setting.getByRole('button', { name: 'Save' }).click();
+    await expectNotice(page, 'Update successfully!');
 
     await detail(page, 'settings');
     await page.getByText('gw.e2e').waitFor({ timeout: UI_TIMEOUT });
@@ -307,7 +349,13 @@ describe('in Chinese', () => {
     await picture(page, 'clusters-scan-zh_CN');
 
     await detail(page, 'rds');
+    await row(page, 'mariadb').waitFor({ timeout: UI_TIMEOUT });
     await picture(page, 'clusters-database-zh_CN');
+    await row(page, 'mariadb').getByRole('button', { name: '资源 mariadb 的设置' }).click();
+    await dialog(page, '数据库设置').getByRole('tab', { name: '安全设置' }).click();
+    await dialog(page, '数据库设置').getByRole('switch', { name: 'SQL审批' }).waitFor();
+    await picture(page, 'clusters-database-security-zh_CN');
+    await dialog(page, '数据库设置').getByRole('button', { name: '取消' }).click();
     await page.getByRole('button', { name: /批量导入/ }).click();
     await dialog(page, '批量导入').waitFor();
     await picture(page, 'clusters-mass-import-zh_CN');

@@ -17,12 +17,14 @@ import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../shared/i18n/errors';
 import { PageHeader } from '../../shared/layout/PageHeader';
 import { usePanel } from '../../shared/panel/panel-context';
+import { useCurrentAccountQuery } from '../../shared/session/session';
 import { useClusterQuery, useDeleteClusterMutation } from './api';
 import { ClusterStatus } from './components/ClusterStatus';
 import { ResourcesTab } from './components/ResourcesTab';
 import { SetClusterPanel, SET_CLUSTER_PANEL } from './components/SetClusterPanel';
 import { SettingTab } from './components/SettingTab';
 import { CLUSTER_PATHS, type ClusterTab } from './paths';
+import { useUpdateTipSnooze } from './update-tip';
 
 const TABS: readonly ClusterTab[] = ['ecs', 'rds', 'settings'];
 
@@ -42,6 +44,8 @@ export function ClusterDetailPage(): ReactNode {
   const [params, setParams] = useSearchParams();
   const cluster = useClusterQuery(Number.isInteger(id) ? id : 0);
   const remove = useDeleteClusterMutation();
+  const me = useCurrentAccountQuery();
+  const [tipSnoozed, snoozeTip] = useUpdateTipSnooze(me.data?.id, id);
 
   if (cluster.isError) {
     return <Result status="warning" title={errorText(cluster.error)} />;
@@ -109,10 +113,12 @@ export function ClusterDetailPage(): ReactNode {
         }
         extra={extra}
       />
-      {c.need_update && !shared ? (
+      {c.need_update && !shared && !tipSnoozed ? (
         <Alert
           type="warning"
           showIcon
+          closable
+          onClose={snoozeTip}
           message={t('clusters.agent.lower')}
           style={{ marginBottom: 16 }}
         />

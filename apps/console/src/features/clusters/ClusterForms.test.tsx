@@ -6,6 +6,7 @@ import { mockApi, type RecordedCall } from '../../test/api-mock';
 import { paged, shellReplies } from '../../test/fixtures';
 import { findDialog, renderApp } from '../../test/render';
 import { fromSeconds, splitCommands, splitUsernames, toSeconds } from './rules';
+import { isSnoozed, nextMidnight } from './update-tip';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -80,6 +81,12 @@ describe('cluster rules', () => {
     expect(fromSeconds(7200)).toEqual({ value: 2, unit: 'hour' });
     expect(fromSeconds(172_800)).toEqual({ value: 2, unit: 'day' });
     expect(splitUsernames(' root; ;admin;root ')).toEqual(['root', 'admin']);
+    const evening = new Date(2026, 10, 22, 21, 30);
+    expect(nextMidnight(evening)).toBe(new Date(2026, 10, 23, 0, 0).getTime());
+    localStorage.setItem('pc.cluster-update-tip.1.3', String(nextMidnight(evening)));
+    expect(isSnoozed(1, 3, evening)).toBe(true);
+    expect(isSnoozed(1, 3, new Date(2026, 10, 23, 0, 1))).toBe(false);
+    expect(isSnoozed(2, 3, evening)).toBe(false);
     expect(splitCommands('rm -rf, shutdown,rm -rf,,reboot')).toEqual([
       'rm -rf',
       'shutdown',

@@ -30,13 +30,9 @@ export function SafeModePanel({ clusterId }: { clusterId: number }): ReactNode {
   return (
     <RightPanel panelKey={SAFE_MODE_PANEL} title={t('clusters.safeMode.title')} width={560}>
       {safeMode.data && intercepts.data ? (
-        <SafeModeForm
-          // A save refreshes both lists: the form starts again from what the server holds.
-          key={`${safeMode.dataUpdatedAt}-${intercepts.dataUpdatedAt}`}
-          clusterId={clusterId}
-          initial={safeMode.data}
-          commands={intercepts.data}
-        />
+        // Mounted afresh each time the panel opens (the panel destroys its content when hidden);
+        // a save has refreshed both lists before the panel closes.
+        <SafeModeForm clusterId={clusterId} initial={safeMode.data} commands={intercepts.data} />
       ) : (
         <Spin />
       )}
