@@ -24,20 +24,6 @@ const LATER: Feature[] = [
       },
     ],
   },
-  {
-    name: 'cluster',
-    routes: [],
-    menu: [
-      {
-        group: 'configuration',
-        key: 'clusterManage',
-        path: '/settings/cluster',
-        labelKey: 'x',
-        icon: Icon,
-        order: 2,
-      },
-    ],
-  },
 ];
 
 function paths(role: Role, features: readonly Feature[] = FEATURES): string[] {
@@ -48,10 +34,10 @@ describe('left navigation', () => {
   it('shows each role what is built and its role may see', () => {
     const personal = ['/personal/info', '/personal/security', '/personal/sshkey'];
     expect(paths(0)).toEqual(personal);
-    expect(paths(1)).toEqual(['/settings/team', '/system/log', ...personal]);
+    expect(paths(1)).toEqual(['/settings/cluster', '/settings/team', '/system/log', ...personal]);
     expect(paths(2)).toEqual(['/system/log', ...personal]);
-    // Opt admin: the Configuration and System groups, but neither Team Manage nor System Log.
-    expect(paths(3)).toEqual(personal);
+    // Opt admin: Cluster Manage, but neither Team Manage nor System Log.
+    expect(paths(3)).toEqual(['/settings/cluster', ...personal]);
     expect(paths(4)).toEqual(['/system/log', ...personal]);
     for (const role of ALL_ROLES) expect(paths(role)).toEqual(expect.arrayContaining(personal));
   });
