@@ -2,7 +2,7 @@
 // In development `vite` proxies /api to the server on :8080.
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import product from '../../package.json';
+import product from '../../package.json' with { type: 'json' };
 
 export default defineConfig({
   plugins: [react()],

@@ -54,10 +54,16 @@ export function roleOf(account: Pick<CurrentAccount, 'is_admin'>): Role {
 
 /**
  * Where a signed-in account belongs: an unfinished login step, /purchase without a plan, or
- * null when it may use the console.
+ * null when it may use the console (the password gate, if owed, shows there).
  */
 export function pendingStepPath(account: CurrentAccount): string | null {
-  if (account.op === 'change_pwd') return PATHS.compelChangePassword;
+  // A password below the team's strength level (the level was raised during this session) is
+  // the shell's gate: a modal leading to Account security. The server reports it as op
+  // change_pwd as well; a fresh login in that state gets the forced-change screen from its
+  // login reply, and calls its session may not make answer NeedChangePassword.
+  if (account.op === 'change_pwd' && account.password_strength.password_ok) {
+    return PATHS.compelChangePassword;
+  }
   if (account.company_mfa && !account.otp_enabled) return PATHS.mfaOpen;
   if (!account.current_plan) return PATHS.purchase;
   return null;

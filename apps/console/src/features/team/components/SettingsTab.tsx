@@ -25,11 +25,7 @@ import {
   Switch,
 } from 'antd';
 import { useTranslation } from 'react-i18next';
-import {
-  SESSION_HOLD_MAX_MINUTES,
-  SESSION_HOLD_MIN_MINUTES,
-  type TeamSettings,
-} from '@portcullis/contract';
+import type { TeamSettings } from '@portcullis/contract';
 import {
   contactPhoneRules,
   ipWhitelistRules,
@@ -231,9 +227,8 @@ function TeamForm({ settings }: { settings: TeamSettings }): ReactNode {
               label={t('team.settings.sessionExpire')}
               rules={sessionExpireRules(t)}
             >
+              {/* No min/max here: the rule says what is wrong instead of the value jumping. */}
               <InputNumber
-                min={SESSION_HOLD_MIN_MINUTES}
-                max={SESSION_HOLD_MAX_MINUTES}
                 precision={0}
                 suffix={t('team.settings.minutes')}
                 className="pc-full-width"
