@@ -90,7 +90,11 @@ async function picture(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(400);
   const viewport = page.viewportSize() ?? { width: 1366, height: 820 };
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  if (height > viewport.height) {
+    await page.setViewportSize({ width: viewport.width, height });
+    // The menu is as tall as the viewport: let it grow before the picture.
+    await page.waitForTimeout(300);
+  }
   await screenshot(page, name);
   await page.setViewportSize(viewport);
 }

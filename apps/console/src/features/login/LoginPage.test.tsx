@@ -138,4 +138,53 @@ describe('login', () => {
     const app = renderApp('/login');
     await waitFor(() => expect(app.location()).toBe('/operation/workgroup'));
   });
+
+  it('shows why a member may not use a password when SSO turned passwords off', async () => {
+    const user = userEvent.setup({ delay: null });
+    serve(apiError(403, 'PasswordLoginDisabled'));
+    renderApp('/login');
+    await fillAndSubmit(user);
+    expect(
+      await screen.findByText(
+        'Sign in with single sign-on: account passwords are off for members of this team',
+      ),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('single sign-on return', () => {
+  const TOKEN = 'a'.repeat(43);
+
+  it('trades the credential, takes it out of the address, and lands like a login', async () => {
+    const { calls } = serve(REPLY, account({ is_admin: 0 }), {
+      [`POST /api/auth/pw_sso/${TOKEN}`]: { ...REPLY, is_admin: 0 },
+      'GET /api/current_account': account({ is_admin: 0 }),
+    });
+    const app = renderApp(`/login?sso_token=${TOKEN}`);
+    await waitFor(() => expect(app.location()).toBe('/operation/workgroup'));
+    expect(await screen.findByText(MESSAGES.loginSuccess.en)).toBeInTheDocument();
+    const exchanges = calls.filter((c) => c.path === `/api/auth/pw_sso/${TOKEN}`);
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]?.method).toBe('POST');
+    // The browser never showed the token after the first render.
+    expect(app.router.state.location.search).toBe('');
+  });
+
+  it('follows the reply to the MFA step', async () => {
+    serve(REPLY, account(), {
+      [`POST /api/auth/pw_sso/${TOKEN}`]: { ...REPLY, otp_enabled: true },
+    });
+    const app = renderApp(`/login?sso_token=${TOKEN}`);
+    await waitFor(() => expect(app.location()).toBe('/mfaComfirm'));
+  });
+
+  it("says 'Check SSO Failed' when the credential is refused", async () => {
+    serve(REPLY, account(), {
+      [`POST /api/auth/pw_sso/${TOKEN}`]: apiError(401, 'InvalidToken'),
+    });
+    const app = renderApp(`/login?sso_token=${TOKEN}`);
+    expect(await screen.findByText(MESSAGES.checkSsoFailed.en)).toBeInTheDocument();
+    expect(app.location()).toBe('/login');
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
 });

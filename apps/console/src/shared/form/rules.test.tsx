@@ -7,6 +7,9 @@ import { AVATAR_MAX_BYTES, MESSAGES, type PasswordLevel } from '@portcullis/cont
 import { renderInApp } from '../../test/render';
 import {
   checkAvatarFile,
+  checkMetadataFile,
+  contactPhoneRules,
+  ipWhitelistRules,
   confirmPasswordRules,
   mfaCodeRules,
   mobileRules,
@@ -38,7 +41,9 @@ function PasswordForm({ level }: { level: PasswordLevel }) {
   );
 }
 
-function FieldForm({ kind }: { kind: 'mfa' | 'name' | 'mobile' | 'keyName' | 'key' | 'team' }) {
+type Kind = 'mfa' | 'name' | 'mobile' | 'keyName' | 'key' | 'team' | 'phone' | 'whitelist';
+
+function FieldForm({ kind }: { kind: Kind }) {
   const { t } = useTranslation();
   const rules = {
     mfa: mfaCodeRules(t),
@@ -47,6 +52,8 @@ function FieldForm({ kind }: { kind: 'mfa' | 'name' | 'mobile' | 'keyName' | 'ke
     keyName: sshKeyNameRules(t),
     key: sshKeyRules(t),
     team: teamIdRules(t),
+    phone: contactPhoneRules(t),
+    whitelist: ipWhitelistRules(t),
   }[kind];
   return (
     <Form>
@@ -176,5 +183,40 @@ describe('avatar files', () => {
     expect(checkAvatarFile({ name: 'a.png', type: 'image/png', size: AVATAR_MAX_BYTES + 1 })).toBe(
       'size',
     );
+  });
+});
+
+describe('team settings rules', () => {
+  it('contact phone: required, the mainland mobile pattern', async () => {
+    renderInApp(<FieldForm kind="phone" />);
+    await screen.findByRole('textbox', { name: 'Value' });
+    await submitWith(' ');
+    expect(await screen.findByText('Please enter a mobile number')).toBeInTheDocument();
+    await submitWith('19800000000');
+    expect(await screen.findByText('Please enter a valid mobile number')).toBeInTheDocument();
+  });
+
+  it.each(['10.0.0.0/24', '10.0.0', '256.1.1.1', '10.0.0.1;10.0.0.2'])(
+    'IP whitelist refuses %s',
+    async (value) => {
+      renderInApp(<FieldForm kind="whitelist" />);
+      await screen.findByRole('textbox', { name: 'Value' });
+      await submitWith(value);
+      expect(await screen.findByText(/Comma-separated IPv4 addresses/)).toBeInTheDocument();
+    },
+  );
+
+  it('IP whitelist accepts addresses with * and spaces after commas, or nothing', async () => {
+    renderInApp(<FieldForm kind="whitelist" />);
+    await screen.findByRole('textbox', { name: 'Value' });
+    await submitWith('10.0.*.*, 192.168.1.8');
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+    expect(screen.queryByText(/Comma-separated IPv4 addresses/)).not.toBeInTheDocument();
+  });
+
+  it('SSO metadata: xml only, at most 5 MB', () => {
+    expect(checkMetadataFile({ name: 'idp.XML', size: 10 })).toBeNull();
+    expect(checkMetadataFile({ name: 'idp.txt', size: 10 })).toBe('type');
+    expect(checkMetadataFile({ name: 'idp.xml', size: 5 * 1_048_576 + 1 })).toBe('size');
   });
 });

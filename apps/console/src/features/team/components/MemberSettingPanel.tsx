@@ -116,7 +116,9 @@ function MemberSetting({ member, self }: { member: Member; self: boolean }): Rea
 
   return (
     <>
-      <Typography.Title level={5}>{t('team.memberSetting.baseInfo')}</Typography.Title>
+      <Typography.Title level={5} className="pc-panel-title">
+        {t('team.memberSetting.baseInfo')}
+      </Typography.Title>
       <Form<BaseInfoForm> form={form} layout="vertical" initialValues={initial} onFinish={save}>
         <Form.Item label={t('team.memberSetting.account')}>
           <Typography.Text>{member.account}</Typography.Text>
@@ -168,6 +170,7 @@ function MemberSetting({ member, self }: { member: Member; self: boolean }): Rea
 
       <Divider />
       <Descriptions
+        title={t('team.memberSetting.statusTitle')}
         column={1}
         size="small"
         items={[

@@ -32,6 +32,7 @@ export function WorkspaceCard({ settings }: { settings: TeamSettings }): ReactNo
                 {settings.domain_token ? (
                   <Typography.Text
                     code
+                    className="pc-break-all"
                     copyable={{ onCopy: () => void message.success(t('messages.copySuccess')) }}
                   >
                     {settings.domain_token}
