@@ -23,7 +23,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
-    testTimeout: 30_000,
+    // antd in jsdom is slow, and slower still on a busy two-core machine.
+    testTimeout: 60_000,
     css: false,
   },
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Member } from '@portcullis/contract';
 import { apiError, mockApi, type RecordedCall } from '../../test/api-mock';
@@ -62,6 +62,24 @@ describe('team page, members tab', () => {
     // Three rows: no pager; no link to a workgroups page that does not exist yet.
     expect(document.querySelector('.ant-pagination')).toBeNull();
     expect(within(cleo).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('switches tabs through the type query, and reads an unknown type as members', async () => {
+    const user = userEvent.setup({ delay: null });
+    serve([ME], {
+      'GET /api/v1/group/list': paged([]),
+    });
+    const app = renderApp('/settings/team?type=nonsense');
+    expect(await screen.findByRole('tab', { name: 'Members', selected: true })).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Groups' }));
+    await waitFor(() => expect(app.location()).toBe('/settings/team?type=group'));
+    expect(await screen.findByRole('button', { name: /Add group/ })).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Version' }));
+    await waitFor(() => expect(app.location()).toBe('/settings/team?type=version'));
+    expect(await screen.findByTestId('product-version')).toHaveTextContent(/^\d+\.\d+\.\d+/);
+    // Back returns to the previous tab.
+    await app.router.navigate(-1);
+    expect(await screen.findByRole('tab', { name: 'Groups', selected: true })).toBeInTheDocument();
   });
 
   it('filters by role and search key, from page 1', async () => {
@@ -146,10 +164,13 @@ describe('team page, members tab', () => {
     expect(
       await within(panel).findByText('The full name is 2 to 16 characters'),
     ).toBeInTheDocument();
-    await fill(user, within(panel).getByRole('textbox', { name: 'Full name' }), 'x'.repeat(17));
-    expect(
-      await within(panel).findByText('The full name is 2 to 16 characters'),
-    ).toBeInTheDocument();
+    // Straight from one character to seventeen: the same message stays (no node leaving).
+    fireEvent.change(within(panel).getByRole('textbox', { name: 'Full name' }), {
+      target: { value: 'x'.repeat(17) },
+    });
+    await waitFor(() =>
+      expect(within(panel).getAllByText('The full name is 2 to 16 characters')).toHaveLength(1),
+    );
 
     // The role picker offers the four addable roles, not the security admin.
     await user.click(within(panel).getByRole('combobox', { name: 'Role' }));
