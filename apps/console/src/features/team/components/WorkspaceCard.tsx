@@ -20,7 +20,9 @@ export function WorkspaceCard({ settings }: { settings: TeamSettings }): ReactNo
   const bound = settings.ee_work_space_id !== '';
   return (
     <Card title={t('team.workspace.title')}>
+      {/* Label above value: a token is too long to sit beside its label. */}
       <Descriptions
+        layout="vertical"
         column={1}
         size="small"
         items={[
