@@ -57,7 +57,11 @@ export async function currentAccountReply(
     company_mfa: company.company_mfa === 1,
     op: owesPasswordChange(account, company) ? 'change_pwd' : '',
     current_plan: planReply(await currentPlan(ctx, company.id)),
-    password_strength: { level, password_ok: account.password_level >= level },
+    // A member who signs in through SSO has no password for the strength gate to judge.
+    password_strength: {
+      level,
+      password_ok: account.password_hash === null || account.password_level >= level,
+    },
     company: { id: company.id, domain: company.domain, full_name: company.full_name },
     last_login_time: previous?.created_at ?? null,
     last_login_ip: previous?.ip ?? '',

@@ -265,6 +265,18 @@ describe('login', () => {
     ).toBe(false);
   });
 
+  it('does not show the strength gate to an account without a password (single sign-on)', async () => {
+    const m = await addMember(t, 'sso-only@demo.local', 0);
+    const c = t.client();
+    await c.login(TEAM, 'sso-only@demo.local', 'Member#Pass1');
+    await t.ctx.db
+      .updateTable('account')
+      .set({ password_hash: null, password_level: 0 })
+      .where('id', '=', m.id)
+      .execute();
+    expect((await c.get('/api/current_account')).json().password_strength.password_ok).toBe(true);
+  });
+
   it('records every attempt in the login log without the password', async () => {
     const rows = await t.ctx.db.selectFrom('login_log').selectAll().execute();
     expect(rows.some((r) => r.success === 1)).toBe(true);
