@@ -1,11 +1,14 @@
 /**
  * Clusters in Chromium against the real stack, as one administrator's working session: create
  * a cluster, start a real gateway with its key and see it turn available, add a real sshd as a
- * Linux server and see its connectivity test say yes, scan 127.0.0.0/24 (only that range) for
- * the sshd's port and import the address, import servers from a spreadsheet, and the setting
- * tab (agent commands, log filters). Screenshots of the list, the tabs and the panels in both
+ * Linux server (one authentication per login user) and see its connectivity test say yes,
+ * upload the server's key to that user from the instance panel and switch it to SSH-key login,
+ * scan 127.0.0.0/24 (only that range) for the sshd's port and import the address, import
+ * servers from a spreadsheet, add the local MariaDB and PostgreSQL and test them, and the
+ * setting tab (agent commands, OS support list, log filters). Screenshots of the list, the tabs and the panels in both
  * languages go to .test-artifacts/. The tests share the server and run in order.
  */
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +25,15 @@ import { api, expectNotice, login, UI_TIMEOUT, waitForNoticesGone } from './cons
 /** A gateway task (a login, a scan of 256 addresses) can take a while on a slow machine. */
 const TASK_TIMEOUT = 60_000;
 const CLUSTER = 'Loopback';
+/**
+ * The sshd's account for this file: a key upload writes its ~/.ssh/authorized_keys, which no
+ * other test file's account shares.
+ */
+const SSH_USER = 'portcullis-e2e';
+/** A second login user of the same server, to show one authentication per user. */
+const OTHER_USER = 'operator';
+/** Tall enough to show the instance panel with both login users' rows. */
+const PANEL_HEIGHT = 1200;
 
 let e2e: E2E;
 let admin: { context: BrowserContext; page: Page };
@@ -47,19 +59,43 @@ function dialog(page: Page, title: string): Locator {
     .filter({ has: page.locator('.ant-drawer-title, .ant-modal-title', { hasText: title }) });
 }
 
+/** Picks an option of the open Select dropdown. */
+async function option(page: Page, text: string): Promise<void> {
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text })
+    .first()
+    .click();
+}
+
+/** Clicks a connectivity-test button and answers the finished test's status (not the last one). */
+async function runTest(page: Page, button: Locator): Promise<string> {
+  const answered = page.waitForResponse(
+    async (r) =>
+      r.url().includes('/api/query_service_connection_test') &&
+      ((await r.json()) as { status: string }).status !== 'pending',
+    { timeout: TASK_TIMEOUT },
+  );
+  await button.click();
+  return ((await (await answered).json()) as { status: string }).status;
+}
+
 function row(page: Page, text: string): Locator {
   return page.getByRole('row').filter({ hasText: text });
 }
 
 /**
  * A full-page picture once the notices have gone. The viewport grows to the page's height
- * first: the shell's sticky header and menu would otherwise be drawn part-way down.
+ * first (or `minHeight`, for a side panel that scrolls inside itself): the shell's sticky
+ * header and menu would otherwise be drawn part-way down.
  */
-async function picture(page: Page, name: string): Promise<void> {
+async function picture(page: Page, name: string, minHeight = 0): Promise<void> {
   await waitForNoticesGone(page);
   await page.waitForTimeout(400);
   const viewport = page.viewportSize() ?? { width: 1366, height: 820 };
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  const height = Math.max(
+    minHeight,
+    await page.evaluate(() => document.documentElement.scrollHeight),
+  );
   if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
   await screenshot(page, name);
   await page.setViewportSize(viewport);
@@ -74,7 +110,7 @@ async function detail(page: Page, type: 'ecs' | 'rds' | 'settings'): Promise<voi
 beforeAll(async () => {
   e2e = await startE2E();
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-e2e-clusters-'));
-  sshd = await startSshd();
+  sshd = await startSshd({ user: SSH_USER, homeAuthorizedKeys: true });
   // The MariaDB test peer on loopback, with an account made for this file.
   root = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root' });
   await root.query(`CREATE USER '${dbUser}'@'%' IDENTIFIED BY '${dbPassword}'`);
@@ -187,9 +223,13 @@ describe('clusters', () => {
     await picture(page, 'clusters-add-instance-en_US');
     await panel.getByRole('textbox', { name: 'Resource name' }).fill('sshd');
     await panel.getByRole('textbox', { name: 'Inner IP' }).fill('127.0.0.1');
-    await panel.getByRole('textbox', { name: 'Login users' }).fill(sshd.user);
+    await panel.getByRole('textbox', { name: 'Login users' }).fill(`${sshd.user};${OTHER_USER}`);
     await panel.getByRole('spinbutton', { name: 'Port' }).fill(String(sshd.port));
-    await panel.getByLabel('Host password').fill(sshd.password);
+    // One row per login user, each with its own authentication.
+    await panel.getByLabel(`Host password of ${sshd.user}`).fill(sshd.password);
+    await panel.getByRole('combobox', { name: `Authentication of ${OTHER_USER}` }).click();
+    await option(page, 'Team account password');
+    await panel.getByLabel(`Host password of ${OTHER_USER}`).waitFor({ state: 'detached' });
     await panel.getByRole('button', { name: 'Add', exact: true }).click();
     await expectNotice(page, 'Add Successfully!');
 
@@ -223,6 +263,77 @@ describe('clusters', () => {
       }),
     ).toBe('rm -rf,shutdown');
     await safe.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('uploads the key from the instance panel; the user then signs in with it', async () => {
+    const { page } = admin;
+    await detail(page, 'ecs');
+    const server = row(page, 'sshd');
+    await server.getByRole('button', { name: 'Setting of resource sshd' }).click();
+    const setting = dialog(page, 'Instance setting');
+    const login = setting.getByRole('group', { name: `Login user ${sshd.user}` });
+    const other = setting.getByRole('group', { name: `Login user ${OTHER_USER}` });
+    // Each row has its own authentication and its own last test result.
+    await login.getByText('yes', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    await other.getByText('Team account password', { exact: true }).waitFor();
+    await picture(page, 'clusters-instance-logins-en_US', PANEL_HEIGHT);
+
+    await login.getByRole('button', { name: `Upload the key of ${sshd.user}` }).click();
+    const upload = dialog(page, 'Upload key');
+    await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+    await upload.getByText('Please input the password').waitFor();
+    await picture(page, 'clusters-upload-key-en_US');
+    const password = upload.getByLabel(`Password of ${sshd.user}`);
+    await password.fill('not-the-password');
+    await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+    await upload
+      .getByText('Failed to set up key login: the server refused the sign-in')
+      .waitFor({ timeout: TASK_TIMEOUT });
+    // The password left the form when the upload started.
+    expect(await password.inputValue()).toBe('');
+    await password.fill(sshd.password);
+    await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expectNotice(page, `The key of ${sshd.user} was uploaded`);
+    await upload.waitFor({ state: 'hidden' });
+
+    const id = (
+      await api<{ objects: { id: number; name: string }[] }>(
+        admin.context,
+        'GET',
+        `/v1/network/${clusterId}/resource?type=ecs&q_name=sshd`,
+      )
+    ).objects.find((r) => r.name === 'sshd')?.id;
+    const home = execFileSync('getent', ['passwd', sshd.user], { encoding: 'utf8' }).split(':')[5];
+    const keys = fs.readFileSync(path.join(home ?? '', '.ssh', 'authorized_keys'), 'utf8');
+    expect(keys).toContain(`portcullis-resource-${id}`);
+
+    await login.getByRole('button', { name: `Test the key login of ${sshd.user}` }).click();
+    await login.getByText('Key login works').waitFor({ timeout: TASK_TIMEOUT });
+
+    await login.getByRole('combobox', { name: `Authentication of ${sshd.user}` }).click();
+    await option(page, 'SSH key');
+    await login.getByLabel(`Host password of ${sshd.user}`).waitFor({ state: 'detached' });
+    await setting.getByRole('button', { name: 'Save' }).click();
+    await expectNotice(page, 'Update successfully!');
+    await setting.waitFor({ state: 'hidden' });
+    const saved = await api<{ extension: { data: { username: string; auth_type: number }[] } }>(
+      admin.context,
+      'GET',
+      `/v1/resource/${id}`,
+    );
+    expect(saved.extension.data.map((d) => [d.username, d.auth_type])).toEqual([
+      [sshd.user, 1],
+      [OTHER_USER, 2],
+    ]);
+
+    // The gateway now signs in with the server's key, not the password.
+    const status = await runTest(
+      page,
+      server.getByRole('button', { name: `Test the connection of ${sshd.user}` }),
+    );
+    expect(status).toBe('enable');
+    await server.getByText('yes', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    await picture(page, 'clusters-servers-key-login-en_US');
   });
 
   it('imports servers from a spreadsheet', async () => {
@@ -309,6 +420,11 @@ describe('clusters', () => {
     await expectNotice(page, 'Add Successfully!');
     await row(page, 'password').getByText('contains').waitFor({ timeout: UI_TIMEOUT });
     await picture(page, 'clusters-settings-en_US');
+    await page.getByRole('button', { name: /Supported systems/ }).click();
+    const support = dialog(page, 'OS support check list');
+    await support.getByText('CentOS 7.0 64-bit').waitFor();
+    await picture(page, 'clusters-os-support-en_US');
+    await support.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('button', { name: /Set Cluster/ }).click();
     const set = dialog(page, 'Set Cluster');
@@ -324,6 +440,33 @@ describe('clusters', () => {
     await set.getByRole('spinbutton', { name: 'Validity' }).fill('45');
     await set.getByRole('button', { name: 'Save' }).click();
     await expectNotice(page, 'Update successfully!');
+  });
+
+  it('adds the local PostgreSQL and its connectivity test says yes', async () => {
+    const { page } = admin;
+    await detail(page, 'rds');
+    await page.getByRole('button', { name: /^plus Add$/ }).click();
+    const panel = dialog(page, 'Add Database');
+    await panel.getByRole('combobox', { name: 'Type' }).click();
+    await option(page, 'PostgreSQL');
+    expect(await panel.getByRole('spinbutton', { name: 'Port' }).inputValue()).toBe('5432');
+    await panel.getByRole('textbox', { name: 'Resource name' }).fill('pg-local');
+    await panel.getByRole('textbox', { name: 'IP or link' }).fill('127.0.0.1');
+    await panel.getByRole('textbox', { name: 'User name' }).fill('postgres');
+    // The test peer trusts loopback: any password signs in, but the form needs one.
+    await panel.getByLabel('Password').fill('trust');
+    await panel.getByRole('textbox', { name: 'Database names' }).fill('postgres');
+    await panel.getByRole('button', { name: 'Add', exact: true }).click();
+    await expectNotice(page, 'Add Successfully!');
+    const database = row(page, 'pg-local');
+    await database.getByText('PostgreSQL').waitFor({ timeout: UI_TIMEOUT });
+    const status = await runTest(
+      page,
+      database.getByRole('button', { name: 'Test the connection' }),
+    );
+    expect(status).toBe('enable');
+    await database.getByText('yes', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    await picture(page, 'clusters-database-postgres-en_US');
   });
 });
 
@@ -347,6 +490,26 @@ describe('in Chinese', () => {
     await page.getByRole('button', { name: /扫描导入/ }).click();
     await dialog(page, '扫描导入').waitFor();
     await picture(page, 'clusters-scan-zh_CN');
+    await dialog(page, '扫描导入')
+      .getByRole('button', { name: /^(Close|关闭)$/ })
+      .click();
+    await row(page, 'sshd').getByRole('button', { name: '资源 sshd 的设置' }).click();
+    const setting = dialog(page, '实例设置');
+    const user = setting.getByRole('group', { name: `登录用户 ${sshd.user}` });
+    await user.getByText('SSH密钥', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    await setting
+      .getByRole('group', { name: `登录用户 ${OTHER_USER}` })
+      .getByText('团队账号密码', { exact: true })
+      .waitFor();
+    await picture(page, 'clusters-instance-logins-zh_CN', PANEL_HEIGHT);
+    await user.getByRole('button', { name: `上传 ${sshd.user} 的密钥` }).click();
+    const upload = dialog(page, '上传密钥');
+    await upload.getByRole('button', { name: '上传', exact: true }).click();
+    await upload.getByText('请输入密码').waitFor();
+    await picture(page, 'clusters-upload-key-zh_CN');
+    await upload.getByRole('button', { name: '取消' }).click();
+    await upload.waitFor({ state: 'hidden' });
+    await setting.getByRole('button', { name: '取消' }).click();
 
     await detail(page, 'rds');
     await row(page, 'mariadb').waitFor({ timeout: UI_TIMEOUT });
@@ -366,5 +529,29 @@ describe('in Chinese', () => {
     await page.getByRole('button', { name: /集群设置/ }).click();
     await dialog(page, '集群设置').waitFor();
     await picture(page, 'clusters-set-cluster-zh_CN');
+  });
+});
+
+// Last, because it cuts the test gateway off for good.
+describe('after an uninstall', () => {
+  it('detaches the cluster: its gateway is cut off and the commands carry a new key', async () => {
+    const { page } = admin;
+    await detail(page, 'settings');
+    await page.getByText('gw.e2e').waitFor({ timeout: UI_TIMEOUT });
+    const install = page.getByRole('textbox', { name: 'Install', exact: true });
+    const before = await install.inputValue();
+    expect(before).toContain('PORTCULLIS_KEY=');
+    await page.getByRole('button', { name: /Detach gateways/ }).click();
+    await page
+      .locator('.ant-popover:visible')
+      .getByRole('button', { name: 'Detach gateways' })
+      .click();
+    await expectNotice(page, 'The cluster is detached; install a gateway with the new command');
+    await expect.poll(() => install.inputValue(), { timeout: UI_TIMEOUT }).not.toBe(before);
+    await picture(page, 'clusters-detached-en_US');
+    await page.goto('/settings/cluster');
+    await row(page, CLUSTER).getByText('Unavailable', { exact: true }).waitFor({
+      timeout: UI_TIMEOUT,
+    });
   });
 });

@@ -10,6 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
+/** The version this repository publishes; the local gateway runs it. */
+const gatewayVersion = (
+  JSON.parse(fs.readFileSync(new URL('../apps/gateway/package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
+
 const root = path.resolve(import.meta.dirname, '..');
 
 function freePort(): Promise<number> {
@@ -102,7 +109,11 @@ describe('npm start', () => {
       cluster = ((await list.json()) as { objects: (typeof cluster)[] }).objects[0];
       return cluster?.agent_status === 1;
     }, 60);
-    expect(cluster).toMatchObject({ name: 'Local', agent_status: 1, agent_version: '3.0.0' });
+    expect(cluster).toMatchObject({
+      name: 'Local',
+      agent_status: 1,
+      agent_version: gatewayVersion,
+    });
     expect((fs.statSync(path.join(dataDir, 'local-gateway.json')).mode & 0o077) === 0).toBe(true);
     // The password is printed on the terminal only: never in the data folder in clear.
     for (const file of fs.readdirSync(dataDir).filter((f) => f.startsWith('portcullis.db'))) {

@@ -43,6 +43,10 @@ const PACKAGES = [
   { name: 'openssh-client', present: () => fs.existsSync('/usr/bin/ssh-keygen') },
   { name: 'fonts-noto-cjk', present: () => fs.existsSync('/usr/share/fonts/opentype/noto') },
   { name: 'postgresql', present: () => fs.existsSync('/etc/postgresql') },
+  // The workgroup view test feeds its Ansible inventory to the real ansible-inventory.
+  { name: 'ansible-core', present: () => fs.existsSync('/usr/bin/ansible-inventory') },
+  // The recording test checks that the stock player reads our .cast files (`asciinema cat`).
+  { name: 'asciinema', present: () => fs.existsSync('/usr/bin/asciinema') },
 ];
 
 const missing = PACKAGES.filter((p) => !p.present()).map((p) => p.name);

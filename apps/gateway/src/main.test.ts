@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EXIT_KEY_REJECTED, EXIT_OK, EXIT_UPDATE_REQUIRED, EXIT_USAGE } from './core/exit-codes';
 import { startControlPeer, type ControlPeer } from './test/control-peer';
 import { freePort, waitFor } from './test/net';
+import { GATEWAY_VERSION } from './core/version';
 
 const MAIN = path.join(import.meta.dirname, 'main.ts');
 const KEY = 'ck_cli_test_key_0123456789';
@@ -22,7 +23,8 @@ interface Run {
 
 function gatewayProcess(args: string[], env: NodeJS.ProcessEnv = {}): Run {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-    env: { PATH: process.env.PATH, ...env },
+    // The SSH proxy's host key goes to the test's folder, not the repository's data/.
+    env: { PATH: process.env.PATH, PORTCULLIS_GATEWAY_DATA_DIR: path.join(dir, 'data'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -53,7 +55,7 @@ describe('portcullis-gateway (process)', () => {
   it('prints its version from package.json', async () => {
     const run = gatewayProcess(['--version']);
     expect(await run.exit).toBe(EXIT_OK);
-    expect(run.stdout().trim()).toBe('3.0.0');
+    expect(run.stdout().trim()).toBe(GATEWAY_VERSION);
   });
 
   it('exits 2 with a clear message for missing or bad input', async () => {
@@ -79,7 +81,7 @@ describe('portcullis-gateway (process)', () => {
     const conn = await server.nextConnection(15_000);
     const hello = await conn.next('hello');
     expect(hello).toMatchObject({
-      version: '3.0.0',
+      version: GATEWAY_VERSION,
       host: 'gw-from-file',
       ports: { ssh_port: 2022, mysql_port: 9696 },
     });

@@ -4,6 +4,7 @@
  * server's control channel and stays connected until stopped (SIGINT/SIGTERM), the key is
  * refused, or the server requires an update; the exit code says which (core/exit-codes.ts).
  */
+import path from 'node:path';
 import { startGateway } from './control/client';
 import { ConfigError, loadConfig, readableByOthers, USAGE, type CliRequest } from './core/config';
 import {
@@ -54,12 +55,15 @@ async function main(): Promise<number> {
     'portcullis-gateway starting',
   );
 
+  const dataDir = config.dataDir ?? path.resolve('data', 'gateway');
   const gateway = startGateway({
     server: config.server,
     key: config.key,
     host: config.host,
     ports: config.ports,
     logger,
+    sshProxy: { dataDir },
+    webTerminal: { dataDir },
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

@@ -38,6 +38,12 @@ import { createGatewayHub } from './features/clusters/hub';
 import { registerResourceRoutes } from './features/resources/routes';
 import { registerAgentDistRoutes } from './features/agent-dist/routes';
 import { registerAutologinRoutes } from './features/autologin/routes';
+import { registerWorkgroupRoutes } from './features/workgroups/routes';
+import { registerCodeRoutes } from './features/codes/routes';
+import { registerRecordingRoutes } from './features/recordings/routes';
+import { registerActionLogRoutes } from './features/action-logs/routes';
+import { registerConnectionRoutes } from './features/sessions/connections-routes';
+import { registerWebTerminalRoutes } from './features/web-terminal/routes';
 
 /** Query strings carry reset codes; SSO exchange paths carry single-use credentials. */
 export function redactUrl(url: string): string {
@@ -138,6 +144,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerResourceRoutes(api, ctx);
       registerAgentDistRoutes(api, ctx);
       registerAutologinRoutes(api, ctx);
+      registerWorkgroupRoutes(api, ctx);
+      registerCodeRoutes(api, ctx);
+      registerRecordingRoutes(api, ctx);
+      registerActionLogRoutes(api, ctx);
+      registerConnectionRoutes(api, ctx);
+      registerWebTerminalRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

@@ -78,6 +78,11 @@ export const UpdateClusterBodySchema = z
         message: 'The port mapping rules cannot have duplicate ports',
       })
       .optional(),
+    /**
+     * null detaches the cluster from its gateways after an uninstall: they are disconnected and
+     * the cluster gets a new key, so the old installation cannot come back.
+     */
+    agent_id: z.null().optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
     message: 'nothing to change',
@@ -133,7 +138,8 @@ export const clusterRoutes = {
   updateCluster: defineRoute({
     method: 'PATCH',
     path: '/network/:id',
-    summary: 'Rename a cluster, set its maximum code validity and port mapping',
+    summary:
+      'Rename a cluster, set its maximum code validity and port mapping, or detach its gateways (agent_id null)',
     access: CONFIGURATION,
     params: IdParamsSchema,
     body: UpdateClusterBodySchema,

@@ -6,8 +6,19 @@
  * {@link CONTROL_PROTOCOL_MIN} is told to update and disconnected.
  */
 import { z } from 'zod';
+// code.ts imports workgroup.ts, which needs the gateway ports: read from a leaf module
+// (gateway-ports.ts), and ResolvedCodeSchema read lazily (z.lazy below).
+import { ResolvedCodeSchema } from './code';
+import { GatewayPortsSchema } from './gateway-ports';
 
-export const CONTROL_PROTOCOL = 1;
+/**
+ * 2 adds the session messages (code resolution, one session's credential, session start, end
+ * and cut), and later, additively, recording_chunk and recording_ack (a server that cannot read
+ * a chunk drops it and the gateway keeps its spool until one can), and redeem_web_token for the
+ * web terminal. A version-1 gateway never sends them and still works for tasks, so the minimum
+ * stays 1; the server offers SSH sessions only through gateways that report the `ssh` feature.
+ */
+export const CONTROL_PROTOCOL = 2;
 export const CONTROL_PROTOCOL_MIN = 1;
 export const CONTROL_PATH = '/api/agent/control';
 /** A gateway says it is alive this often; the server marks it unavailable after the grace. */
@@ -28,16 +39,9 @@ export const GATEWAY_FEATURES = [
   'key_test',
 ] as const;
 
-export const GatewayPortsSchema = z.object({
-  ssh_port: z.number().int().min(0).max(65535),
-  webssh_port: z.number().int().min(0).max(65535),
-  mysql_port: z.number().int().min(0).max(65535),
-  postgresql_port: z.number().int().min(0).max(65535),
-  mssql_port: z.number().int().min(0).max(65535),
-  rdp_port: z.number().int().min(0).max(65535),
-  webrdp_port: z.number().int().min(0).max(65535),
-});
-export type GatewayPorts = z.infer<typeof GatewayPortsSchema>;
+// In its own module: workgroup.ts needs it, and this module imports code.ts, which imports
+// workgroup.ts; a leaf module keeps that cycle from reading it before it exists.
+export { GatewayPortsSchema, type GatewayPorts } from './gateway-ports';
 
 /** What a connectivity test is asked to try (the credential travels for this one task only). */
 export const ConnectivityTargetSchema = z.object({
@@ -122,6 +126,48 @@ export const TaskResultSchema = z.discriminatedUnion('kind', [
 export type TaskResult = z.infer<typeof TaskResultSchema>;
 
 const base = { v: z.number().int() };
+/** Correlates a gateway's request with the server's answer on the same socket. */
+const RequestId = z.string().min(1).max(64);
+
+/**
+ * Why the server refused a session step: a catalogue code (errors.ts) and its English text,
+ * which the gateway shows the client (an SSH banner) and logs.
+ */
+export const SessionRefusalSchema = z.object({
+  code: z.string().max(64),
+  message: z.string().max(500),
+});
+export type SessionRefusal = z.infer<typeof SessionRefusalSchema>;
+
+/**
+ * The target credential for one session, never stored by the gateway. Exactly one of
+ * password and private_key is set.
+ */
+export const SessionCredentialSchema = z
+  .object({
+    host: z.string().min(1).max(255),
+    port: z.number().int().min(1).max(65535),
+    username: z.string().min(1).max(255),
+    password: z.string().max(1024).optional(),
+    private_key: PrivateKeyText.optional(),
+  })
+  .refine((c) => (c.password === undefined) !== (c.private_key === undefined), {
+    message: 'one of password and private_key',
+  });
+export type SessionCredential = z.infer<typeof SessionCredentialSchema>;
+
+/**
+ * Largest recording chunk on the control channel: 256 KiB of file, base64 (the server's frame
+ * limit is 1 MiB, and one chunk must not hold up the channel's other messages for long).
+ */
+export const RECORDING_CHUNK_BYTES = 256 * 1024;
+const RECORDING_CHUNK_BASE64_MAX = Math.ceil(RECORDING_CHUNK_BYTES / 3) * 4;
+
+/**
+ * Every protocol the gateway carries sessions for (the action log's `way`); `wetty` is the
+ * console's web terminal (the spec's name for it).
+ */
+export const SESSION_WAYS = ['ssh', 'sftp', 'scp', 'webssh', 'wetty'] as const;
 
 /** Gateway → server. */
 export const GatewayMessageSchema = z.discriminatedUnion('type', [
@@ -142,6 +188,68 @@ export const GatewayMessageSchema = z.discriminatedUnion('type', [
     /** Set when the task could not run at all. */
     error: z.string().max(1000).optional(),
   }),
+  z.object({
+    /**
+     * May this client use this code here? `password` for a temporary authorization,
+     * `public_key` (`type base64`, already proven by the client's signature) for key login:
+     * the server then checks the key is one of the code owner's personal keys.
+     */
+    ...base,
+    type: z.literal('resolve_code'),
+    request_id: RequestId,
+    code: z.string().max(64),
+    client_ip: z.string().max(64),
+    password: z.string().max(1024).optional(),
+    public_key: z.string().max(16384).optional(),
+  }),
+  z.object({
+    /**
+     * The web terminal's token (web-terminal.ts), sent by the browser to this gateway: the
+     * server spends it (once) and answers code_resolved, exactly as for resolve_code.
+     */
+    ...base,
+    type: z.literal('redeem_web_token'),
+    request_id: RequestId,
+    token: z.string().max(128),
+    client_ip: z.string().max(64),
+  }),
+  z.object({
+    /** The credential of one login user for the session a grant (from resolve_code) opens. */
+    ...base,
+    type: z.literal('session_credential'),
+    request_id: RequestId,
+    grant: z.string().max(128),
+    username: z.string().max(255),
+  }),
+  z.object({
+    /** The target accepted the login: the server records an online connection. */
+    ...base,
+    type: z.literal('session_start'),
+    request_id: RequestId,
+    grant: z.string().max(128),
+    client_ip: z.string().max(64),
+    way: z.enum(SESSION_WAYS),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('session_end'),
+    connection_id: z.number().int(),
+  }),
+  z.object({
+    /**
+     * Bytes `[offset, offset + len)` of a session's asciicast v2 recording (recording.ts), as
+     * spooled on the gateway. The server keeps them idempotently by offset and answers
+     * recording_ack with how many bytes it holds; the gateway sends the next chunk from there.
+     */
+    ...base,
+    type: z.literal('recording_chunk'),
+    connection_id: z.number().int().positive(),
+    offset: z.number().int().min(0),
+    data: z
+      .string()
+      .max(RECORDING_CHUNK_BASE64_MAX)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/),
+  }),
 ]);
 export type GatewayMessage = z.infer<typeof GatewayMessageSchema>;
 
@@ -161,5 +269,46 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     latest_version: z.string(),
   }),
   z.object({ ...base, type: z.literal('task'), task_id: z.string().max(64), task: TaskSchema }),
+  z.object({
+    /** The answer to resolve_code; `grant` is single-use and short-lived. */
+    ...base,
+    type: z.literal('code_resolved'),
+    request_id: RequestId,
+    resolved: z.lazy(() => ResolvedCodeSchema).optional(),
+    grant: z.string().max(128).optional(),
+    refusal: SessionRefusalSchema.optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('session_credential_result'),
+    request_id: RequestId,
+    credential: SessionCredentialSchema.optional(),
+    refusal: SessionRefusalSchema.optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('session_started'),
+    request_id: RequestId,
+    connection_id: z.number().int().optional(),
+    refusal: SessionRefusalSchema.optional(),
+  }),
+  z.object({
+    /** End this session now (an administrator cut it, or its code or member was revoked). */
+    ...base,
+    type: z.literal('session_cut'),
+    connection_id: z.number().int(),
+    reason: z.string().max(500).default(''),
+  }),
+  z.object({
+    /**
+     * The server holds `size` bytes of this recording. `refused`: the server will never take
+     * it (not a session of this cluster); the gateway drops its spool.
+     */
+    ...base,
+    type: z.literal('recording_ack'),
+    connection_id: z.number().int(),
+    size: z.number().int().min(0),
+    refused: z.boolean().default(false),
+  }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;

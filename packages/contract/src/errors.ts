@@ -205,6 +205,18 @@ export const ERRORS = {
   ResourceExist: def(409, 'Intranet IP: {ips} exist!', '内网IP：{ips} 已存在！'),
   ProjectExist: def(409, 'The workgroup already exists', '工作组已存在'),
   ProjectAccountExist: def(409, 'The member is already in the workgroup', '成员已在工作组中'),
+  /** Deleting a cluster's default workgroup (spec 2 §6: it cannot be deleted). */
+  DefaultProjectCannotDelete: def(
+    400,
+    'The default workgroup of a cluster cannot be deleted',
+    '集群的默认工作组不能删除',
+  ),
+  /** Adding or removing resources of a default workgroup: it holds exactly its cluster's. */
+  DefaultProjectResourcesFixed: def(
+    400,
+    'The default workgroup holds its cluster’s resources; they cannot be added or removed',
+    '默认工作组包含其集群的全部资源，不能添加或移除',
+  ),
   GroupExist: def(409, 'The group already exists', '分组已存在'),
   ProjectGroupExist: def(409, 'The group is already in the workgroup', '分组已在工作组中'),
   GroupAccountExist: def(409, 'The member is already in the group', '成员已在分组中'),
@@ -227,6 +239,14 @@ export const ERRORS = {
   // Codes, sessions and governance
   TunnelIsOnline: def(409, 'The code is in use by an online session', '连接码正在被在线会话使用'),
   TunnelExpire: def(410, 'The code has expired', '连接码已过期'),
+  /** The member already has a (non-temporary) code for this resource (spec 1 §5). */
+  TunnelExist: def(409, 'You already have a code for this resource', '您已有该资源的连接码'),
+  /** A temporary authorization can be deleted but not changed (spec 1 §2.7). */
+  TunnelCannotChange: def(
+    400,
+    'A temporary authorization cannot be changed, only deleted',
+    '临时授权不能修改，只能删除',
+  ),
   ExpireTimeTooBig: def(
     400,
     'The expiry exceeds the maximum allowed (at most 1 year)',

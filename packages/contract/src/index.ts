@@ -1,8 +1,11 @@
 export * from './account';
+export * from './action-log';
 export * from './agent';
 export * from './auth';
 export * from './cluster';
+export * from './code';
 export * from './common';
+export * from './connection';
 export * from './constants';
 export * from './control';
 export * from './errors';
@@ -10,20 +13,29 @@ export * from './http';
 export * from './logs';
 export * from './messages';
 export * from './password';
+export * from './recording';
 export * from './resource';
 export * from './roles';
 export * from './sso';
 export * from './team';
 export * from './version';
+export * from './web-terminal';
+export * from './workgroup';
 
 import { accountRoutes } from './account';
+import { actionLogRoutes } from './action-log';
 import { agentRoutes } from './agent';
 import { authRoutes } from './auth';
 import { clusterRoutes, clusterSettingRoutes } from './cluster';
+import { codeRoutes } from './code';
+import { connectionRoutes } from './connection';
 import { resourceRoutes } from './resource';
 import { logRoutes } from './logs';
+import { recordingRoutes } from './recording';
 import { ssoRoutes } from './sso';
 import { teamRoutes } from './team';
+import { webTerminalRoutes } from './web-terminal';
+import { workgroupRoutes } from './workgroup';
 import type { RouteDescriptor } from './http';
 
 /** Every API route; the server registers exactly these and the role-walk test visits each. */
@@ -37,4 +49,10 @@ export const ALL_ROUTES: readonly RouteDescriptor[] = [
   ...Object.values(clusterSettingRoutes),
   ...Object.values(resourceRoutes),
   ...Object.values(agentRoutes),
+  ...Object.values(workgroupRoutes),
+  ...Object.values(codeRoutes),
+  ...Object.values(connectionRoutes),
+  ...Object.values(recordingRoutes),
+  ...Object.values(webTerminalRoutes),
+  ...Object.values(actionLogRoutes),
 ];

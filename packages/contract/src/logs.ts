@@ -70,6 +70,7 @@ export const CLUSTER_EVENTS = [
 
 export const PROJECT_EVENTS = [
   'createProject',
+  'updateProject',
   'deleteProject',
   'addProjectAccount',
   'deleteProjectAccount',
@@ -77,6 +78,7 @@ export const PROJECT_EVENTS = [
   'deleteProjectAdmin',
   'addProjectGroup',
   'deleteProjectGroup',
+  'updateProjectLoginUser',
   ...RESOURCE_TYPES.flatMap((r) => [`add${r}`, `remove${r}`]),
 ] as const;
 

@@ -40,6 +40,21 @@ export const MESSAGES = {
   addSuccess: { en: 'Add Successfully!', zh: '添加成功！' },
   changeSuccess: { en: 'Change successfully!', zh: '修改成功！' },
   updateAccountSuccess: { en: 'update account success', zh: '账户更新成功' },
+  removeSuccess: { en: 'Remove successfully!', zh: '移除成功！' },
+  exitSuccess: { en: 'Exit successfully!', zh: '退出成功！' },
+  /** Add member to a workgroup with nobody chosen (spec 2 §5; the spec's wording). */
+  memberNotChosen: { en: 'Member is found', zh: '未找到成员' },
+  groupNotChosen: { en: 'Group is not found', zh: '未找到分组' },
+  /** Modify code: custom chosen without a date (spec 1 §5). */
+  selectDate: { en: 'select date', zh: '请选择日期' },
+  tmpAuthMinMinutes: {
+    en: 'the maximum effective time cannot be less than 1 minutes',
+    zh: '最长有效时间不能少于1分钟',
+  },
+  tmpAuthTooLong: {
+    en: 'Creation failed, the effective time has exceeded the maximum effective time of the code set by the administrator',
+    zh: '创建失败，有效时间已超过管理员设置的连接码最长有效时间',
+  },
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

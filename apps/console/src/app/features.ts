@@ -1,5 +1,6 @@
 /** Every feature of the console; the router and the left navigation are built from this list. */
 import type { Feature } from '../shared/feature';
+import { actionLogFeature } from '../features/action-log';
 import { clustersFeature } from '../features/clusters';
 import { compelChangePasswordFeature } from '../features/compel-change-password';
 import { dashboardFeature } from '../features/dashboard';
@@ -9,12 +10,14 @@ import { mfaFeature } from '../features/mfa';
 import { personalInfoFeature } from '../features/personal-info';
 import { personalSecurityFeature } from '../features/personal-security';
 import { personalSshKeyFeature } from '../features/personal-sshkey';
+import { playlogFeature } from '../features/playlog';
 import { purchaseFeature } from '../features/purchase';
 import { registerFeature } from '../features/register';
 import { resetPasswordFeature } from '../features/reset-password';
 import { systemLogFeature } from '../features/system-log';
 import { teamFeature } from '../features/team';
 import { workgroupFeature } from '../features/workgroup';
+import { workgroupAdminFeature } from '../features/workgroup-admin';
 
 export const FEATURES: readonly Feature[] = [
   loginFeature,
@@ -24,8 +27,11 @@ export const FEATURES: readonly Feature[] = [
   forgotPasswordFeature,
   resetPasswordFeature,
   purchaseFeature,
+  playlogFeature,
   dashboardFeature,
   workgroupFeature,
+  actionLogFeature,
+  workgroupAdminFeature,
   clustersFeature,
   teamFeature,
   systemLogFeature,

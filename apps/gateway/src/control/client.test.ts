@@ -5,6 +5,7 @@ import { collectLogs } from '../test/logs';
 import { freePort, silentServer, sleep, type SilentServer } from '../test/net';
 import { GatewayExitError, startGateway, type Gateway, type GatewayOptions } from './client';
 import { CONTROL_PROTOCOL } from './protocol';
+import { GATEWAY_VERSION } from '../core/version';
 
 const KEY = 'ck_test_0123456789abcdef';
 const FAST = { backoff: { initialMs: 50, maxMs: 200 } };
@@ -46,7 +47,7 @@ describe('control client', () => {
     expect(hello).toEqual({
       v: CONTROL_PROTOCOL,
       type: 'hello',
-      version: '3.0.0',
+      version: GATEWAY_VERSION,
       host: 'gw.example.test',
       ports: {
         ssh_port: 9998,
@@ -223,7 +224,7 @@ describe('control client', () => {
     await g.connected;
     first.ws.terminate();
     const second = await server.nextConnection(5000);
-    expect((await second.next('hello')).version).toBe('3.0.0');
+    expect((await second.next('hello')).version).toBe(GATEWAY_VERSION);
     second.ws.close(1011, 'server restarting');
     const third = await server.nextConnection(5000);
     await third.next('hello');

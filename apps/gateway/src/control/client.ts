@@ -14,6 +14,9 @@ import { compareVersions } from '@portcullis/contract';
 import { silentLogger, type Logger } from '../core/logger';
 import { DEFAULT_PORTS } from '../core/ports';
 import { GATEWAY_VERSION } from '../core/version';
+import { createRecordings, type Recordings } from '../recording';
+import { startSshProxy, type SshProxy } from '../ssh-proxy/server';
+import { startWebTerminal, type WebTerminal } from '../web-terminal/server';
 import { runTask, type TaskContext } from '../tasks';
 import { taskErrorText } from '../tasks/errors';
 import { backoffDelay, type BackoffOptions } from './backoff';
@@ -24,6 +27,7 @@ import {
   type GatewayPorts,
   type ServerMessage,
 } from './protocol';
+import { createSessionRequests, type SessionControlApi } from './session-requests';
 import { controlUrl } from './url';
 
 /** What this build can do (reported in hello); the session proxies come later. */
@@ -52,6 +56,16 @@ export interface GatewayOptions {
   tasks?: Omit<TaskContext, 'signal'>;
   /** Extra CA certificates (PEM) trusted for an https server. */
   ca?: string | Buffer;
+  /**
+   * Runs the SSH proxy on ports.ssh_port (default 9998), its host key kept in `dataDir`.
+   * Without it this gateway carries no SSH sessions (and does not report the `ssh` feature).
+   */
+  sshProxy?: { dataDir: string; listenHost?: string };
+  /**
+   * Runs the web terminal on ports.webssh_port (default 8889); recordings are spooled in
+   * `dataDir` (the SSH proxy's when both run). Reports the `webssh` feature.
+   */
+  webTerminal?: { dataDir: string; listenHost?: string };
 }
 
 export type GatewayExitReason = 'stopped' | 'key_rejected' | 'update_required';
@@ -77,6 +91,14 @@ export interface Gateway {
   readonly done: Promise<GatewayExit>;
   /** Closes the channel, cancels running tasks, and resolves once everything is down. */
   stop(): Promise<void>;
+  /** The session requests to the server (used by the session proxies). */
+  readonly sessions: SessionControlApi;
+  /** Resolves once the SSH proxy listens (with its port), or null when it is not run. */
+  readonly sshProxy: Promise<{ port: number } | null>;
+  /** Resolves once the web terminal listens (with its port), or null when it is not run. */
+  readonly webTerminal: Promise<{ port: number } | null>;
+  /** Terminal recordings (with the SSH proxy), or null. */
+  readonly recordings: Recordings | null;
 }
 
 const MAX_PENDING_RESULTS = 100;
@@ -98,7 +120,11 @@ export function startGateway(options: GatewayOptions): Gateway {
     version: GATEWAY_VERSION,
     host: (options.host ?? os.hostname()).slice(0, 255),
     ports: { ...DEFAULT_PORTS, ...options.ports },
-    features: [...IMPLEMENTED_FEATURES],
+    features: [
+      ...IMPLEMENTED_FEATURES,
+      ...(options.sshProxy ? ['ssh'] : []),
+      ...(options.webTerminal ? ['webssh'] : []),
+    ],
   };
 
   let stopping = false;
@@ -115,6 +141,41 @@ export function startGateway(options: GatewayOptions): Gateway {
     rejectConnected = reject;
   });
   connected.catch(() => undefined); // a caller that never awaits it must not see a rejection
+
+  const sessions = createSessionRequests((message) => connection?.send(message) ?? false);
+  let proxy: SshProxy | null = null;
+  const recordingDir = (options.sshProxy ?? options.webTerminal)?.dataDir;
+  const recordings = recordingDir
+    ? createRecordings(recordingDir, (message) => connection?.send(message) ?? false, logger)
+    : null;
+  const sshProxy: Promise<{ port: number } | null> = options.sshProxy
+    ? startSshProxy({
+        port: hello.ports.ssh_port,
+        host: options.sshProxy.listenHost,
+        dataDir: options.sshProxy.dataDir,
+        control: sessions,
+        logger,
+        ...(recordings && { recordings }),
+      }).then((started) => {
+        proxy = started;
+        return { port: started.port };
+      })
+    : Promise.resolve(null);
+  sshProxy.catch((err: unknown) => logger.error({ err }, 'the ssh proxy could not start'));
+  let terminal: WebTerminal | null = null;
+  const webTerminal: Promise<{ port: number } | null> = options.webTerminal
+    ? startWebTerminal({
+        port: hello.ports.webssh_port,
+        host: options.webTerminal.listenHost,
+        control: sessions,
+        logger,
+        ...(recordings && { recordings }),
+      }).then((started) => {
+        terminal = started;
+        return { port: started.port };
+      })
+    : Promise.resolve(null);
+  webTerminal.catch((err: unknown) => logger.error({ err }, 'the web terminal could not start'));
 
   const deliver = (message: TaskResultMessage): void => {
     if (connection?.send(message)) return;
@@ -139,6 +200,7 @@ export function startGateway(options: GatewayOptions): Gateway {
     const waiting = pending.filter((p) => now - p.at < PENDING_RESULT_TTL_MS);
     pending = [];
     for (const p of waiting) deliver(p.message);
+    recordings?.onConnected();
   };
 
   const onTask = (message: TaskMessage): void => {
@@ -219,6 +281,9 @@ export function startGateway(options: GatewayOptions): Gateway {
           ca: options.ca,
           onWelcome,
           onTask,
+          onReply: (message) => sessions.onReply(message),
+          onCut: (message) => sessions.onCutMessage(message.connection_id, message.reason),
+          onRecordingAck: (message) => recordings?.onAck(message),
         });
       } catch (err) {
         logger.error({ err }, 'could not dial the server');
@@ -228,6 +293,7 @@ export function startGateway(options: GatewayOptions): Gateway {
         ? await connection.ended
         : { kind: 'closed', welcomed: false };
       connection = undefined;
+      sessions.failAll();
       if (end.kind === 'key_rejected') {
         logger.fatal(
           { code: end.code, http_status: end.status },
@@ -275,6 +341,15 @@ export function startGateway(options: GatewayOptions): Gateway {
       connection?.close(1000, 'gateway stopping');
       wakeFromBackoff?.();
       await done;
+      await sshProxy.catch(() => null);
+      await (proxy as SshProxy | null)?.close();
+      await webTerminal.catch(() => null);
+      await (terminal as WebTerminal | null)?.close();
+      recordings?.stop();
     },
+    sessions,
+    sshProxy,
+    webTerminal,
+    recordings,
   };
 }

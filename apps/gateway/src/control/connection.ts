@@ -40,6 +40,13 @@ export type ConnectionEnd =
 
 type Welcome = Extract<ServerMessage, { type: 'welcome' }>;
 type TaskMessage = Extract<ServerMessage, { type: 'task' }>;
+/** The server's answers to the gateway's session requests (matched by request_id). */
+export type ReplyMessage = Extract<
+  ServerMessage,
+  { type: 'code_resolved' | 'session_credential_result' | 'session_started' }
+>;
+type CutMessage = Extract<ServerMessage, { type: 'session_cut' }>;
+type RecordingAckMessage = Extract<ServerMessage, { type: 'recording_ack' }>;
 
 export interface ConnectionParams {
   url: URL;
@@ -52,6 +59,9 @@ export interface ConnectionParams {
   ca?: string | Buffer;
   onWelcome(message: Welcome): void;
   onTask(message: TaskMessage): void;
+  onReply(message: ReplyMessage): void;
+  onCut(message: CutMessage): void;
+  onRecordingAck(message: RecordingAckMessage): void;
 }
 
 export interface Connection {
@@ -131,6 +141,11 @@ export function openConnection(params: ConnectionParams): Connection {
       ws.close(1000, 'update required');
     },
     task: (message) => params.onTask(message),
+    code_resolved: (message) => params.onReply(message),
+    session_credential_result: (message) => params.onReply(message),
+    session_started: (message) => params.onReply(message),
+    session_cut: (message) => params.onCut(message),
+    recording_ack: (message) => params.onRecordingAck(message),
   };
 
   const onMessage = (data: WebSocket.RawData, isBinary: boolean): void => {

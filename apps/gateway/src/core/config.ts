@@ -5,6 +5,7 @@
  * operator gets one clear message.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GatewayPortsSchema, type GatewayPorts } from '../control/protocol';
 import { controlUrl } from '../control/url';
@@ -19,6 +20,8 @@ export interface GatewayConfig {
   /** Where the key came from, so main can warn when it sits on the command line. */
   keySource: 'flag' | 'env' | 'file';
   configFile?: string;
+  /** Where the gateway keeps its own files (the SSH proxy's host key); never a credential. */
+  dataDir?: string;
 }
 
 /** A problem with the input; its message is printed as is. */
@@ -38,13 +41,16 @@ Options:
   --config <file>      JSON config file with server, key, host, ports, log_level
                        (env PORTCULLIS_GATEWAY_CONFIG)
   --host <name>        host name clients use to reach this gateway (env PORTCULLIS_GATEWAY_HOST)
+  --data-dir <dir>     the gateway's own files, e.g. the SSH proxy's host key
+                       (env PORTCULLIS_GATEWAY_DATA_DIR; default: data/ beside
+                       the --config file, else ./data/gateway)
   --log-level <level>  trace, debug, info, warn, error, fatal or silent (env PORTCULLIS_GATEWAY_LOG_LEVEL)
   --help, --version
 
 Flags override the environment, which overrides the config file.
 Exit codes: 0 stopped, 2 bad input, 3 cluster key refused, 4 update required, 1 other failure.`;
 
-const FILE_FIELDS = new Set(['server', 'key', 'host', 'ports', 'log_level']);
+const FILE_FIELDS = new Set(['server', 'key', 'host', 'ports', 'log_level', 'data_dir']);
 
 interface FileConfig {
   server?: string;
@@ -52,6 +58,7 @@ interface FileConfig {
   host?: string;
   ports?: Partial<GatewayPorts>;
   log_level?: string;
+  data_dir?: string;
 }
 
 function readConfigFile(file: string): FileConfig {
@@ -76,7 +83,7 @@ function readConfigFile(file: string): FileConfig {
     if (!FILE_FIELDS.has(field))
       throw new ConfigError(`config file ${file}: unknown field "${field}"`);
   }
-  for (const field of ['server', 'key', 'host', 'log_level'] as const) {
+  for (const field of ['server', 'key', 'host', 'log_level', 'data_dir'] as const) {
     if (record[field] !== undefined && typeof record[field] !== 'string') {
       throw new ConfigError(`config file ${file}: "${field}" must be a string`);
     }
@@ -113,6 +120,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
         key: { type: 'string' },
         config: { type: 'string' },
         host: { type: 'string' },
+        'data-dir': { type: 'string' },
         'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -154,6 +162,11 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
       '--host must be a host name or address (at most 255 characters, no spaces)',
     );
   }
+  // Beside an installed gateway's config file (the install script makes <root>/data writable
+  // by the service user); ./data/gateway for a gateway run by hand.
+  const dataDir =
+    pick('data-dir', 'PORTCULLIS_GATEWAY_DATA_DIR', file.data_dir) ??
+    (configFile ? path.join(path.dirname(configFile), 'data') : undefined);
   const level = pick('log-level', 'PORTCULLIS_GATEWAY_LOG_LEVEL', file.log_level) ?? 'info';
   if (!(level in LOG_LEVELS)) {
     throw new ConfigError(`--log-level must be one of ${Object.keys(LOG_LEVELS).join(', ')}`);
@@ -168,6 +181,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
       logLevel: level as LogLevel,
       keySource,
       configFile,
+      ...(dataDir !== undefined && { dataDir }),
     },
   };
 }

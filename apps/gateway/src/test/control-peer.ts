@@ -15,6 +15,7 @@ import {
   type ServerMessage,
 } from '../control/protocol';
 import { waitFor } from './net';
+import { GATEWAY_VERSION } from '../core/version';
 
 export interface PeerConnection {
   ws: WebSocket;
@@ -96,7 +97,7 @@ export async function startControlPeer(options: ControlPeerOptions): Promise<Con
             type: 'welcome',
             cluster_id: 7,
             heartbeat_seconds: heartbeatSeconds,
-            latest_version: '3.0.0',
+            latest_version: GATEWAY_VERSION,
           }),
         next: async (type, ms = 10_000, where = () => true) => {
           let found: GatewayMessage | undefined;

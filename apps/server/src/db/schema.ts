@@ -154,6 +154,14 @@ export interface TunnelConnectionTable {
   account_id: number;
   created_at: number;
   ended_at: number | null;
+  /** The code the session used and the resource it reached (migration 009). */
+  tunnel_id: number | null;
+  resource_id: number | null;
+  /** 1 once a terminal recording of this session is stored (migration 010). */
+  recording: Generated<number>;
+  /** ssh, sftp, scp, webssh… and the client's address, from session_start (migration 011). */
+  way: Generated<string>;
+  client_ip: Generated<string>;
 }
 
 export interface TeamGroupTable {
@@ -392,6 +400,13 @@ export interface Database {
   sso_assertion_seen: SsoAssertionSeenTable;
   sso_credential: SsoCredentialTable;
   resource_keypair: ResourceKeypairTable;
+  project: ProjectTable;
+  project_member: ProjectMemberTable;
+  project_group: ProjectGroupTable;
+  project_resource: ProjectResourceTable;
+  project_favourite: ProjectFavouriteTable;
+  project_resource_default: ProjectResourceDefaultTable;
+  tunnel: TunnelTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
@@ -407,4 +422,79 @@ export interface ResourceKeypairTable {
   public_key: string;
   private_key_sealed: string;
   created_at: number;
+}
+
+/** A workgroup; a cluster's default workgroup carries its network_id (null otherwise). */
+export interface ProjectTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  /** Lower-cased name: workgroup names are unique in a team without regard to case. */
+  name_key: string;
+  description: string;
+  network_id: number | null;
+  created_at: number;
+}
+
+/** A direct member of a workgroup; role 1 is the workgroup's administrator. */
+export interface ProjectMemberTable {
+  project_id: number;
+  account_id: number;
+  role: number;
+  created_at: number;
+}
+
+export interface ProjectGroupTable {
+  project_id: number;
+  group_id: number;
+  created_at: number;
+}
+
+/** A resource inside a workgroup. */
+export interface ProjectResourceTable {
+  id: Generated<number>;
+  project_id: number;
+  resource_id: number;
+  /** JSON list of the login users the workgroup grants; null grants all of the resource's. */
+  login_usernames: string | null;
+  created_at: number;
+}
+
+export interface ProjectFavouriteTable {
+  project_id: number;
+  account_id: number;
+  created_at: number;
+}
+
+/** A member's default login user for a server of a workgroup (the Config panel). */
+export interface ProjectResourceDefaultTable {
+  project_resource_id: number;
+  account_id: number;
+  default_username: string;
+}
+
+/** A connection code or temporary authorization (features/codes). */
+export interface TunnelTable {
+  id: Generated<number>;
+  company_id: number;
+  account_id: number;
+  project_resource_id: number;
+  /** SHA-256 of the code, for the gateway's look-up; unique across all teams. */
+  code_hash: string;
+  /** The code, sealed, so its owner can be shown it again. */
+  code_sealed: string;
+  /** normal or tmp_share. */
+  type: string;
+  allow_ip: string;
+  /** enable, or disable once deleted. */
+  status: string;
+  safe_mode: number;
+  /** Temporary authorization: the server login user it connects as. */
+  tmp_username: string;
+  /** Temporary authorization: argon2 hash of its one-time password. */
+  tmp_passwd_hash: string | null;
+  /** Temporary authorization: when its one session started. */
+  used_at: number | null;
+  created_at: number;
+  expire_time: number;
 }

@@ -119,11 +119,13 @@ describe('console shell', () => {
     const nav = await screen.findByRole('menu', { name: 'Main navigation' });
     const items = within(nav).getAllByRole('menuitem');
     expect(items.map((i) => i.textContent)).toEqual([
+      'WorkGroup',
+      'Logs',
       'Account info',
       'Account security',
       'SSH keys',
     ]);
-    expect(items[2]).toHaveClass('ant-menu-item-selected');
+    expect(items[4]).toHaveClass('ant-menu-item-selected');
     expect(within(nav).queryByText('Dashboard')).not.toBeInTheDocument();
   });
 

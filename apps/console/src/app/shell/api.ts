@@ -1,11 +1,13 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { accountRoutes, type Summary } from '@portcullis/contract';
 import { callApi } from '../../shared/api/client';
+import { onlineKeys } from '../../shared/online/api';
 
 export const shellKeys = {
   banner: ['banner'] as const,
   summary: ['summary'] as const,
-  onlineCount: ['online_count'] as const,
+  // Under the online lists' key, so a cut refreshes the count too.
+  onlineCount: onlineKeys.count,
 };
 
 const ONLINE_COUNT_REFRESH_MS = 30_000;

@@ -33,19 +33,28 @@ function paths(role: Role, features: readonly Feature[] = FEATURES): string[] {
 describe('left navigation', () => {
   it('shows each role what is built and its role may see', () => {
     const personal = ['/personal/info', '/personal/security', '/personal/sshkey'];
-    expect(paths(0)).toEqual(personal);
-    expect(paths(1)).toEqual(['/settings/cluster', '/settings/team', '/system/log', ...personal]);
-    expect(paths(2)).toEqual(['/system/log', ...personal]);
-    // Opt admin: Cluster Manage, but neither Team Manage nor System Log.
-    expect(paths(3)).toEqual(['/settings/cluster', ...personal]);
-    expect(paths(4)).toEqual(['/system/log', ...personal]);
+    // Operation WorkGroup: roles 0 and 1; Operation Log: 0, 1, 2 and 4.
+    expect(paths(0)).toEqual(['/operation/workgroup', '/operation/log', ...personal]);
+    expect(paths(1)).toEqual([
+      '/operation/workgroup',
+      '/operation/log',
+      '/settings/workgroup',
+      '/settings/cluster',
+      '/settings/team',
+      '/system/log',
+      ...personal,
+    ]);
+    expect(paths(2)).toEqual(['/operation/log', '/system/log', ...personal]);
+    // Opt admin: WorkGroup and Cluster Manage, but neither Team Manage nor System Log.
+    expect(paths(3)).toEqual(['/settings/workgroup', '/settings/cluster', ...personal]);
+    expect(paths(4)).toEqual(['/operation/log', '/system/log', ...personal]);
     for (const role of ALL_ROLES) expect(paths(role)).toEqual(expect.arrayContaining(personal));
   });
 
-  it('keeps the landing pages out of the menu until they are built', () => {
+  it('keeps the dashboard out of the menu until it is built', () => {
     const all = FEATURES.flatMap((f) => f.menu ?? []).map((m) => m.path);
     expect(all).not.toContain('/operation/dashboard');
-    expect(all).not.toContain('/operation/workgroup');
+    expect(all).toContain('/operation/workgroup');
   });
 
   it('follows the role matrix for later entries', () => {
@@ -75,19 +84,32 @@ describe('left navigation', () => {
       'system',
       'personal',
     ]);
-    expect(groups[1]?.items.map((i) => i.path)).toEqual(['/settings/cluster', '/settings/team']);
+    expect(groups[1]?.items.map((i) => i.path)).toEqual([
+      '/settings/workgroup',
+      '/settings/cluster',
+      '/settings/team',
+    ]);
   });
 
   it('highlights the entry of the route, or of its parent', () => {
     const groups = buildNav(FEATURES, 0);
     expect(selectedNavPath(groups, '/personal/security')).toBe('/personal/security');
     expect(selectedNavPath(groups, '/personal/sshkey/extra')).toBe('/personal/sshkey');
-    expect(selectedNavPath(groups, '/operation/workgroup')).toBeUndefined();
+    expect(selectedNavPath(groups, '/operation/workgroup')).toBe('/operation/workgroup');
+    expect(selectedNavPath(groups, '/operation/workgroup/5')).toBe('/operation/workgroup');
   });
 
   it('highlights Team Manage on a group detail page', () => {
     const groups = buildNav(FEATURES, 1);
     expect(selectedNavPath(groups, '/settings/group/7')).toBe('/settings/team');
     expect(selectedNavPath(groups, '/settings/team')).toBe('/settings/team');
+  });
+
+  it("highlights WorkGroup Manage on a workgroup, Team Manage on a member's workgroups", () => {
+    const groups = buildNav(FEATURES, 1);
+    expect(selectedNavPath(groups, '/settings/workgroup/4')).toBe('/settings/workgroup');
+    expect(selectedNavPath(groups, '/settings/account/9')).toBe('/settings/team');
+    // The opt admin has no Team Manage: the page opens, with nothing highlighted.
+    expect(selectedNavPath(buildNav(FEATURES, 3), '/settings/account/9')).toBeUndefined();
   });
 });

@@ -179,52 +179,7 @@ describe('Scan Import', () => {
   );
 });
 
-describe('Add Instance', () => {
-  it(
-    'needs a name, a valid inner IP and users; Windows defaults to 3389/administrator',
-    async () => {
-      const user = userEvent.setup({ delay: null });
-      const { calls } = serve();
-      renderApp('/settings/cluster/3?type=ecs');
-      await user.click(await screen.findByRole('button', { name: /^plus Add$/ }));
-      const panel = await findDialog('Add Instance');
-      expect(within(panel).getByRole('spinbutton', { name: 'Port' })).toHaveValue('22');
-      expect(within(panel).getByRole('textbox', { name: 'Login users' })).toHaveValue('root');
-      await user.click(within(panel).getByRole('button', { name: 'Add' }));
-      expect(await within(panel).findByText('Please input the resource name')).toBeInTheDocument();
-      set(within(panel).getByRole('textbox', { name: 'Inner IP' }), '10.0.0');
-      expect(
-        await within(panel).findByText(
-          'Please input the right inner IP (four groups of digits or *)',
-        ),
-      ).toBeInTheDocument();
-      await user.click(within(panel).getByRole('radio', { name: 'Windows' }));
-      expect(within(panel).getByRole('spinbutton', { name: 'Port' })).toHaveValue('3389');
-      expect(within(panel).getByRole('textbox', { name: 'Login users' })).toHaveValue(
-        'administrator',
-      );
-      await user.click(within(panel).getByRole('radio', { name: 'Linux' }));
-      set(within(panel).getByRole('textbox', { name: 'Resource name' }), ' web ');
-      set(within(panel).getByRole('textbox', { name: 'Inner IP' }), '10.0.*.5');
-      set(within(panel).getByRole('textbox', { name: 'Login users' }), 'root;deploy');
-      set(within(panel).getByLabelText('Host password'), 'secret');
-      await user.click(within(panel).getByRole('button', { name: 'Add' }));
-      expect(await screen.findByText('Add Successfully!')).toBeInTheDocument();
-      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
-        network_id: 3,
-        name: 'web',
-        ip_address: '10.0.*.5',
-        os: 'linux',
-        port: 22,
-        login_users: [
-          { username: 'root', auth_type: 0, password: 'secret' },
-          { username: 'deploy', auth_type: 0, password: 'secret' },
-        ],
-      });
-    },
-    SLOW,
-  );
-});
+// Add Instance and Instance setting: InstanceLogins.test.tsx renders the form on its own.
 
 describe('Add Database', () => {
   it(

@@ -1,7 +1,8 @@
 /**
  * The cluster list (spec 2 §2 /settings/cluster): search by name; each row shows the name (with
  * the owning team for a shared cluster), available/unavailable, the resource count and an
- * update warning; actions Export (the resources as xlsx), Details, Return (shared clusters) and
+ * update warning (hidden while this account has snoozed the cluster's update tip until the
+ * next midnight, see update-tip.ts); actions Export (the resources as xlsx), Details, Return (shared clusters) and
  * Delete (own clusters, after confirming). Twenty a page, the pager only past twenty.
  */
 import { useEffect, useState, type ReactNode } from 'react';
@@ -20,10 +21,12 @@ import { apiUrl } from '../../shared/api/client';
 import { useErrorText } from '../../shared/i18n/errors';
 import { PageHeader } from '../../shared/layout/PageHeader';
 import { usePanel } from '../../shared/panel/panel-context';
+import { useCurrentAccountQuery } from '../../shared/session/session';
 import { useClustersQuery, useDeleteClusterMutation, type ClusterFilter } from './api';
 import { ClusterStatus } from './components/ClusterStatus';
 import { CreateClusterPanel, CREATE_CLUSTER_PANEL } from './components/CreateClusterPanel';
 import { clusterDetailPath } from './paths';
+import { isSnoozed } from './update-tip';
 
 export function ClusterListPage(): ReactNode {
   const { t } = useTranslation();
@@ -33,6 +36,9 @@ export function ClusterListPage(): ReactNode {
   const [filter, setFilter] = useState<ClusterFilter>({ page: 1 });
   const [search, setSearch] = useState('');
   const clusters = useClustersQuery(filter);
+  const accountId = useCurrentAccountQuery().data?.id;
+  const showUpdate = (c: Cluster): boolean =>
+    c.need_update && !c.parent_id && !(accountId !== undefined && isSnoozed(accountId, c.id));
   const remove = useDeleteClusterMutation();
   const total = clusters.data?.num_results ?? 0;
   const rows = clusters.data?.objects ?? [];
@@ -105,7 +111,7 @@ export function ClusterListPage(): ReactNode {
                       })}
                     </Tag>
                   ) : null}
-                  {c.need_update && !c.parent_id ? (
+                  {showUpdate(c) ? (
                     <Tooltip title={t('clusters.agent.lower')}>
                       <WarningFilled
                         className="pc-cluster-warning"

@@ -5,8 +5,12 @@ import type { Cluster } from '@portcullis/contract';
 import { apiError, mockApi } from '../../test/api-mock';
 import { paged, shellReplies } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
+import { nextMidnight } from './update-tip';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
 
 const SLOW = 120_000;
 
@@ -29,6 +33,8 @@ function cluster(overrides: Partial<Cluster> = {}): Cluster {
 }
 
 const OWN = cluster({ id: 3, name: 'Lab', need_update: true, agent_status: 1 });
+/** Outdated too, but this account (id 1) closed its update tip today. */
+const SNOOZED = cluster({ id: 5, name: 'Quiet', need_update: true, agent_status: 1 });
 const SHARED = cluster({
   id: 4,
   name: 'Partner',
@@ -41,9 +47,10 @@ describe('cluster list', () => {
     'shows status, the shared mark and the update warning; a refused delete says why',
     async () => {
       const user = userEvent.setup({ delay: null });
+      localStorage.setItem('pc.cluster-update-tip.1.5', String(nextMidnight(new Date())));
       const { calls } = mockApi({
         ...shellReplies(),
-        'GET /api/v1/network/list': paged([OWN, SHARED], 1, 20),
+        'GET /api/v1/network/list': paged([OWN, SHARED, SNOOZED], 1, 20),
         'DELETE /api/network/3': apiError(400, 'NetworkHasResources'),
         'DELETE /api/network/4': { ok: true },
       });
@@ -56,11 +63,13 @@ describe('cluster list', () => {
         'href',
         '/api/v1/project/resources/export/3',
       );
+      const quiet = screen.getByRole('link', { name: 'Quiet' }).closest('tr') as HTMLElement;
+      expect(within(quiet).queryByLabelText('The agent needs an update')).toBeNull();
       const shared = screen.getByRole('link', { name: 'Partner' }).closest('tr') as HTMLElement;
       expect(within(shared).getByText('Shared by Acme')).toBeInTheDocument();
       expect(within(shared).getByText('Unavailable')).toBeInTheDocument();
       expect(within(shared).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
-      // Two clusters: no pager.
+      // Three clusters: no pager.
       expect(document.querySelector('.ant-pagination')).toBeNull();
       expect(calls.find((c) => c.path === '/api/v1/network/list')?.query.get('page_size')).toBe(
         '20',

@@ -1,8 +1,8 @@
 /**
  * The cluster pages' calls (spec 2 §7 Cluster, Resources and Scan): clusters, their gateway
  * scripts, sharing, log filters, safe mode, resources, database security, spreadsheet import,
- * the connectivity test and the scan, each a query or mutation over the contract's route
- * descriptors. A write refreshes every list it can change.
+ * the connectivity test, the key upload and key test, and the scan, each a query or mutation
+ * over the contract's route descriptors. A write refreshes every list it can change.
  */
 import {
   keepPreviousData,
@@ -14,11 +14,14 @@ import {
 } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
+  agentRoutes,
   clusterRoutes,
   clusterSettingRoutes,
   PAGE_SIZE_CLUSTER_LIST,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
+  POLL_KEY_TEST_MS,
+  POLL_KEY_UPLOAD_MS,
   POLL_SCAN_MS,
   resourceRoutes,
   teamRoutes,
@@ -28,6 +31,7 @@ import {
   type CreateResourceBodySchema,
   type DatabaseSecuritySchema,
   type InterceptCommandSchema,
+  type KeyTaskStatus,
   type LogFilterSchema,
   type Member,
   type Resource,
@@ -62,6 +66,9 @@ export type ScanStartBody = z.input<typeof ScanStartBodySchema>;
 export type ScanStatus = z.infer<typeof ScanStatusSchema>;
 export type TestStatus = z.infer<typeof ConnectionTestStatusSchema>['status'];
 export type ResourceKind = 'ecs' | 'rds';
+export type { KeyTaskStatus };
+/** A key upload installs the resource's key for a login user; a key test logs in with it. */
+export type KeyTaskKind = 'upload' | 'test';
 
 /**
  * The connectivity test is polled every second while pending (spec 2 §4: "polled every 1 s";
@@ -96,6 +103,7 @@ export const clusterKeys = {
     ['clusters', 'resources', id, kind, filter] as const,
   security: (id: number) => ['clusters', 'security', id] as const,
   test: (taskId: string) => ['clusters', 'test', taskId] as const,
+  keyTask: (kind: KeyTaskKind, taskId: string) => ['clusters', 'key-task', kind, taskId] as const,
   scan: (taskId: string, hide: boolean) => ['clusters', 'scan', taskId, hide] as const,
 };
 
@@ -469,6 +477,68 @@ export function useTestStatusQuery(taskId: string | null): UseQueryResult<TestSt
         .status,
     enabled: taskId !== null,
     refetchInterval: (query) => (query.state.data === 'pending' ? CONNECTION_TEST_POLL_MS : false),
+    meta: { silent: true },
+  });
+}
+
+// Key upload and key test (Linux servers)
+
+/**
+ * Starts a key upload: the gateway installs the resource's own key pair in the login user's
+ * authorized_keys, signing in once with `password`. Deliberately not a mutation: TanStack Query
+ * keeps a mutation's variables in its cache, and the password must not outlive this call.
+ */
+export async function startKeyUpload(
+  resourceId: number,
+  username: string,
+  password: string,
+): Promise<string> {
+  const { task_id } = await callApi(agentRoutes.uploadKey, {
+    params: { id: resourceId },
+    body: { username, password },
+  });
+  return task_id;
+}
+
+export function useStartKeyTestMutation(): UseMutationResult<
+  { task_id: string },
+  Error,
+  { resourceId: number; username: string }
+> {
+  return useMutation({
+    mutationFn: ({ resourceId, username }) =>
+      callApi(agentRoutes.testKey, { params: { id: resourceId }, body: { username } }),
+    meta: { silent: true },
+  });
+}
+
+/**
+ * A key task's state, polled every second while pending (spec 1 §9 SSH key upload, spec 2 §9
+ * key test). Its end changes the login user's test result, so the cluster's resources reload.
+ */
+export function useKeyTaskQuery(
+  clusterId: number,
+  kind: KeyTaskKind,
+  taskId: string | null,
+): UseQueryResult<KeyTaskStatus> {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: clusterKeys.keyTask(kind, taskId ?? ''),
+    queryFn: async () => {
+      const route = kind === 'upload' ? agentRoutes.uploadKeyStatus : agentRoutes.testKeyStatus;
+      const status = await callApi(route, { query: { task_id: taskId ?? '' } });
+      if (status.status !== 'pending') {
+        void queryClient.invalidateQueries({ queryKey: clusterKeys.resources(clusterId) });
+      }
+      return status;
+    },
+    enabled: taskId !== null,
+    refetchInterval: (query) =>
+      query.state.data?.status === 'pending'
+        ? kind === 'upload'
+          ? POLL_KEY_UPLOAD_MS
+          : POLL_KEY_TEST_MS
+        : false,
     meta: { silent: true },
   });
 }

@@ -59,9 +59,11 @@ describe('team page, members tab', () => {
     expect(within(cleo).getByText('On')).toBeInTheDocument();
     expect(within(cleo).getByText('Never')).toBeInTheDocument();
     expect(within(await row('ada@demo.local')).getByText('Owner')).toBeInTheDocument();
-    // Three rows: no pager; no link to a workgroups page that does not exist yet.
+    // Three rows: no pager; each row opens the member's workgroups page.
     expect(document.querySelector('.ant-pagination')).toBeNull();
-    expect(within(cleo).queryByRole('link')).not.toBeInTheDocument();
+    expect(
+      within(cleo).getByRole('link', { name: 'Distribute Cleo to workgroups' }),
+    ).toHaveAttribute('href', '/settings/account/3?type=workgroup&accountName=Cleo');
   });
 
   it('switches tabs through the type query, and reads an unknown type as members', async () => {

@@ -33,7 +33,7 @@ export const teamFeature: Feature = {
       labelKey: 'team.menu.label',
       icon: TeamOutlined,
       order: 3,
-      alsoHighlights: ['/settings/group'],
+      alsoHighlights: ['/settings/group', '/settings/account'],
     },
   ],
 };

@@ -1,19 +1,41 @@
 import { lazy } from 'react';
+import { AppstoreOutlined } from '@ant-design/icons';
 import type { Feature } from '../../shared/feature';
-import { PATHS } from '../../shared/routes';
+import { WORKGROUP_PATHS } from './paths';
 
 /**
- * The members' landing page, the workgroup list (spec 1 §2.6). Its content comes in a later
- * issue; until then it has a route (login lands here) but no menu entry.
+ * Operation WorkGroup (spec 1 §2.6, §2.7, §6: roles 0 and 1): the members' workgroup list, the
+ * landing page of ordinary members, and a workgroup's detail with its servers, databases, the
+ * default login user and connection codes.
  */
 export const workgroupFeature: Feature = {
   name: 'workgroup',
   routes: [
     {
-      path: PATHS.workgroup,
+      path: WORKGROUP_PATHS.list,
       layout: 'shell',
       access: 'operationWorkgroup',
-      page: lazy(() => import('./WorkgroupPage').then((m) => ({ default: m.WorkgroupPage }))),
+      page: lazy(() =>
+        import('./WorkgroupListPage').then((m) => ({ default: m.WorkgroupListPage })),
+      ),
+    },
+    {
+      path: WORKGROUP_PATHS.detail,
+      layout: 'shell',
+      access: 'operationWorkgroup',
+      page: lazy(() =>
+        import('./WorkgroupDetailPage').then((m) => ({ default: m.WorkgroupDetailPage })),
+      ),
+    },
+  ],
+  menu: [
+    {
+      group: 'operation',
+      key: 'operationWorkgroup',
+      path: WORKGROUP_PATHS.list,
+      labelKey: 'workgroup.menu.label',
+      icon: AppstoreOutlined,
+      order: 2,
     },
   ],
 };

@@ -11,6 +11,10 @@ import * as resources from './005-resources';
 import * as autologin from './006-autologin';
 import * as clusterSettings from './007-cluster-settings';
 import * as databaseSecurity from './008-database-security';
+import * as workgroups from './009-workgroups';
+import * as recordings from './010-recordings';
+import * as onlineConnections from './011-online-connections';
+import * as actionLog from './012-action-log';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -37,6 +41,10 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '006-autologin': autologin,
   '007-cluster-settings': clusterSettings,
   '008-database-security': databaseSecurity,
+  '009-workgroups': workgroups,
+  '010-recordings': recordings,
+  '011-online-connections': onlineConnections,
+  '012-action-log': actionLog,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -209,6 +209,10 @@ write_unit() {
     say "created the system user $SERVICE_USER"
   fi
   chown "$SERVICE_USER" "$ROOT/config.json"
+  # The gateway's own files (the SSH proxy's host key) live in <root>/data.
+  mkdir -p "$ROOT/data"
+  chmod 700 "$ROOT/data"
+  chown "$SERVICE_USER" "$ROOT/data"
   cat >"$UNIT_FILE.new" <<EOF
 [Unit]
 Description=Portcullis gateway (cluster agent)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
 import {
   addMember,
   createTestApp,
@@ -31,7 +32,7 @@ describe('clusters', () => {
     expect(res.body).not.toMatch(/pck_/);
     const scripts = await admin.get(`/api/v1/network/${res.json().id}/agent_scripts`);
     expect(scripts.json().install).toMatch(/PORTCULLIS_KEY='pck_[A-Za-z0-9_-]{43}'/);
-    expect(scripts.json().latest_version).toBe('3.0.0');
+    expect(scripts.json().latest_version).toBe(PUBLISHED_GATEWAY_VERSION);
   });
 
   it('refuses a duplicate name (any case), a blank name and one over 50 characters', async () => {

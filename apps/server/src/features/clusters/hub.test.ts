@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CONTROL_PATH, CONTROL_PROTOCOL, type ServerMessage } from '@portcullis/contract';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
 import { CLOSE_BAD_KEY, CLOSE_UPDATE_REQUIRED } from './hub';
 
 const ports = {
@@ -62,7 +63,7 @@ describe('gateway control channel', () => {
     JSON.stringify({
       v,
       type: 'hello',
-      version: '3.0.0',
+      version: PUBLISHED_GATEWAY_VERSION,
       host: 'gw.lab',
       ports,
       features: ['ssh', 'scan'],
@@ -81,11 +82,11 @@ describe('gateway control channel', () => {
     expect(g.messages[0]).toMatchObject({
       type: 'welcome',
       cluster_id: clusterId,
-      latest_version: '3.0.0',
+      latest_version: PUBLISHED_GATEWAY_VERSION,
     });
     await until(async () => (await status()).agent_status === 1);
     expect((await status()).agent).toMatchObject({
-      version: '3.0.0',
+      version: PUBLISHED_GATEWAY_VERSION,
       host: 'gw.lab',
       ports,
       connected: 1,
@@ -110,11 +111,38 @@ describe('gateway control channel', () => {
     await g.closed;
   });
 
+  it('detaches the gateways after an uninstall: they are cut off and their key no longer works', async () => {
+    const g = dial(key);
+    g.ws.on('open', () => g.ws.send(hello()));
+    await until(async () => (await status()).agent_status === 1);
+    const res = await admin.patch(`/api/network/${clusterId}`, { agent_id: null });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ agent_status: 0, agent: null });
+    expect(await g.closed).toBe(CLOSE_BAD_KEY);
+    expect(await dial(key).closed).toBe(CLOSE_BAD_KEY);
+    // The setting tab now shows commands with the cluster's new key, which connects.
+    const newKey = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${clusterId}/agent_scripts`)).json().install,
+    )![1]!;
+    expect(newKey).not.toBe(key);
+    key = newKey;
+    const again = dial(key);
+    again.ws.on('open', () => again.ws.send(hello()));
+    await until(async () => (await status()).agent_status === 1);
+    again.ws.close();
+    await again.closed;
+    const events = (await admin.get('/api/event/get_net_log')).json().objects;
+    expect(events[0]).toMatchObject({ event: 'updateNet' });
+  });
+
   it('tells a gateway of an older protocol to update', async () => {
     const g = dial(key);
     g.ws.on('open', () => g.ws.send(hello(0)));
     expect(await g.closed).toBe(CLOSE_UPDATE_REQUIRED);
-    expect(g.messages[0]).toMatchObject({ type: 'update_required', latest_version: '3.0.0' });
+    expect(g.messages[0]).toMatchObject({
+      type: 'update_required',
+      latest_version: PUBLISHED_GATEWAY_VERSION,
+    });
   });
 
   it('hands a task to a connected gateway and stores its result', async () => {

@@ -26,6 +26,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { sha256Hex } from '../../lib/crypto';
 import { nowSeconds } from '../../lib/time';
+import { createSessionControl, isSessionMessage, type GatewayLink } from '../sessions/control';
 import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
 
 export const CLOSE_BAD_KEY = 4401;
@@ -37,6 +38,8 @@ interface Connection {
   networkId: number;
   agentId: number;
   socket: WebSocket;
+  /** The same connection as the sessions feature sees it. */
+  link: GatewayLink;
 }
 
 export interface GatewayHub {
@@ -44,6 +47,10 @@ export interface GatewayHub {
   /** Sends a task to a connected gateway of the cluster; AgentError when none is connected. */
   dispatch(companyId: number, networkId: number, task: Task, subjectId?: number): Promise<string>;
   connectedCount(networkId: number): number;
+  /** Tells the gateway carrying an online connection to cut it; false when none here has it. */
+  cutSession(connectionId: number, reason?: string): boolean;
+  /** Disconnects every gateway of the cluster (after its key changed, they cannot come back). */
+  detach(networkId: number): void;
   /** Closes every gateway connection and waits for their bookkeeping to finish. */
   close(): Promise<void>;
 }
@@ -65,6 +72,7 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
   /** Every open socket, greeted or not. */
   const sockets = new Set<WebSocket>();
   let ctx: AppContext;
+  const sessions = createSessionControl(() => ctx);
 
   async function onResult(
     conn: Connection,
@@ -134,6 +142,14 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
             .execute();
         } else if (message.type === 'task_result') {
           await onResult(conn, message.task_id, message.result, message.error);
+        } else if (isSessionMessage(message)) {
+          // Not on the ordered chain: a slow check (a temporary password's hash) must not hold
+          // up heartbeats or other sessions. close() still waits for it.
+          const work = sessions
+            .onMessage(conn.link, message)
+            .catch((error: unknown) => request.log.error({ err: error }, 'session message failed'));
+          chains.add(work);
+          void work.finally(() => chains.delete(work));
         }
       };
 
@@ -158,7 +174,18 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        const c: Connection = { networkId: networkId!, agentId: agent.id, socket };
+        const c: Connection = {
+          networkId: networkId!,
+          agentId: agent.id,
+          socket,
+          link: {
+            networkId: networkId!,
+            send: (message) => {
+              if (socket.readyState === socket.OPEN) send(socket, message);
+            },
+            log: request.log,
+          },
+        };
         let set = connections.get(c.networkId);
         if (!set) connections.set(c.networkId, (set = new Set()));
         set.add(c);
@@ -189,6 +216,7 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           .then(async () => {
             if (!conn) return;
             connections.get(conn.networkId)?.delete(conn);
+            await sessions.onGatewayClosed(conn.link);
             await ctx.db
               .updateTable('agent')
               .set({ disconnected_at: nowSeconds() })
@@ -250,8 +278,14 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
       send(target.socket, { v: CONTROL_PROTOCOL, type: 'task', task_id: id, task });
       return id;
     },
+    cutSession(connectionId, reason) {
+      return sessions.cut(connectionId, reason);
+    },
     connectedCount(networkId) {
       return connections.get(networkId)?.size ?? 0;
+    },
+    detach(networkId) {
+      for (const c of connections.get(networkId) ?? []) c.socket.close(CLOSE_BAD_KEY, 'detached');
     },
     async close() {
       await Promise.all(

@@ -41,7 +41,13 @@ export async function ensureLocalGateway(ctx: AppContext, port: number): Promise
       created_at: nowSeconds(),
     })
     .execute();
-  const config = { server: `http://127.0.0.1:${port}`, key, host: 'localhost' };
+  // data_dir: the gateway's own files (its SSH host key) in the data folder's gateway/.
+  const config = {
+    server: `http://127.0.0.1:${port}`,
+    key,
+    host: 'localhost',
+    data_dir: path.join(ctx.config.dataDir, 'gateway'),
+  };
   fs.writeFileSync(file, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
   return file;
 }

@@ -20,7 +20,6 @@ import {
   safeMode,
   shareCluster,
   updateSafeMode,
-  visibleCluster,
 } from './settings';
 import {
   agentScripts,
@@ -33,6 +32,7 @@ import {
   resourceCounts,
   teamCluster,
   updateCluster,
+  visibleCluster,
 } from './service';
 
 export function registerClusterRoutes(app: FastifyInstance, ctx: AppContext): void {

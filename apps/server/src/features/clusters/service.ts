@@ -129,27 +129,31 @@ export async function teamCluster(
   return row;
 }
 
-export async function clusterById(
-  ctx: AppContext,
-  auth: AuthContext,
-  id: number,
-): Promise<Cluster> {
+/** A cluster of the caller's team or shared with it; others answer NetworkNotFound. */
+export async function visibleCluster(ctx: AppContext, auth: AuthContext, id: number) {
   const row = await ctx.db
     .selectFrom('network')
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();
-  const shared =
-    row && row.company_id !== auth.company.id
-      ? await ctx.db
-          .selectFrom('network_share')
-          .select('id')
-          .where('network_id', '=', id)
-          .where('company_id', '=', auth.company.id)
-          .executeTakeFirst()
-      : undefined;
-  if (!row || (row.company_id !== auth.company.id && !shared))
-    throw new AppError('NetworkNotFound');
+  if (!row) throw new AppError('NetworkNotFound');
+  if (row.company_id === auth.company.id) return { row, shared: false };
+  const share = await ctx.db
+    .selectFrom('network_share')
+    .select('id')
+    .where('network_id', '=', id)
+    .where('company_id', '=', auth.company.id)
+    .executeTakeFirst();
+  if (!share) throw new AppError('NetworkNotFound');
+  return { row, shared: true };
+}
+
+export async function clusterById(
+  ctx: AppContext,
+  auth: AuthContext,
+  id: number,
+): Promise<Cluster> {
+  const { row } = await visibleCluster(ctx, auth, id);
   const agents = await liveAgents(ctx, [row.id]);
   const counts = await resourceCounts(ctx, [row.id]);
   return clusterReply(
@@ -251,26 +255,45 @@ export async function updateCluster(
     max_tunnel_expire_time?: number | undefined;
     is_open_map?: boolean | undefined;
     port_map_info?: { ip_name: string; origin_port: number; map_port: number }[] | undefined;
+    agent_id?: null | undefined;
   },
 ): Promise<Cluster> {
   const row = await teamCluster(ctx, auth, id);
   if (change.name !== undefined) await assertNameFree(ctx, auth.company.id, change.name, row.id);
-  await ctx.db
-    .updateTable('network')
-    .set({
-      ...(change.name !== undefined && { name: change.name, name_key: change.name.toLowerCase() }),
-      ...(change.max_tunnel_expire_time !== undefined && {
-        max_tunnel_expire_time: change.max_tunnel_expire_time,
-      }),
-      ...(change.is_open_map !== undefined && { is_open_map: change.is_open_map ? 1 : 0 }),
-      ...(change.port_map_info !== undefined && {
-        port_map_info: JSON.stringify(change.port_map_info),
-      }),
-    })
-    .where('id', '=', row.id)
-    .execute();
+  if (change.agent_id === null) await detachGateways(ctx, row.id);
+  const set = {
+    ...(change.name !== undefined && { name: change.name, name_key: change.name.toLowerCase() }),
+    ...(change.max_tunnel_expire_time !== undefined && {
+      max_tunnel_expire_time: change.max_tunnel_expire_time,
+    }),
+    ...(change.is_open_map !== undefined && { is_open_map: change.is_open_map ? 1 : 0 }),
+    ...(change.port_map_info !== undefined && {
+      port_map_info: JSON.stringify(change.port_map_info),
+    }),
+  };
+  if (Object.keys(set).length > 0) {
+    await ctx.db.updateTable('network').set(set).where('id', '=', row.id).execute();
+  }
   await writeEvent(ctx, auth, 'cluster', 'updateNet', { net_name: change.name ?? row.name });
   return clusterById(ctx, auth, row.id);
+}
+
+/**
+ * After an uninstall: the cluster forgets its gateways and gets a new key, so a copy of the old
+ * installation left running (or restored from a backup) is refused; the setting tab then shows
+ * install commands with the new key.
+ */
+async function detachGateways(ctx: AppContext, networkId: number): Promise<void> {
+  const { key_hash, key_sealed } = newKey(ctx);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('network')
+      .set({ key_hash, key_sealed })
+      .where('id', '=', networkId)
+      .execute();
+    await trx.deleteFrom('agent').where('network_id', '=', networkId).execute();
+  });
+  ctx.gateways.detach(networkId);
 }
 
 export async function deleteCluster(ctx: AppContext, auth: AuthContext, id: number): Promise<void> {

@@ -9,27 +9,9 @@ import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { findCompanyByDomain } from '../accounts';
 import { writeEvent } from '../events/writer';
-import { teamCluster } from './service';
+import { teamCluster, visibleCluster } from './service';
 
 /** The cluster as its owner or as a team it is shared with sees it. */
-export async function visibleCluster(ctx: AppContext, auth: AuthContext, id: number) {
-  const row = await ctx.db
-    .selectFrom('network')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw new AppError('NetworkNotFound');
-  if (row.company_id === auth.company.id) return { row, shared: false };
-  const share = await ctx.db
-    .selectFrom('network_share')
-    .select('id')
-    .where('network_id', '=', id)
-    .where('company_id', '=', auth.company.id)
-    .executeTakeFirst();
-  if (!share) throw new AppError('NetworkNotFound');
-  return { row, shared: true };
-}
-
 export async function listShares(ctx: AppContext, auth: AuthContext, networkId: number) {
   const network = await teamCluster(ctx, auth, networkId);
   const rows = await ctx.db

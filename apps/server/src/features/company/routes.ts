@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { accountRoutes, Role } from '@portcullis/contract';
+import { accountRoutes } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { sha256Hex } from '../../lib/crypto';
 import { requireAuth } from '../../plugins/app/auth';
@@ -8,6 +8,7 @@ import { currentPlan, planReply } from '../accounts';
 import { teamLevel } from '../auth/passwords';
 import { countClusters } from '../clusters/service';
 import { countResources } from '../resources/service';
+import { countWorkgroups } from '../workgroups/service';
 
 export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, accountRoutes.currentCompany, async ({ request }) => {
@@ -35,28 +36,19 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
       .where('company_id', '=', company.id)
       .executeTakeFirst();
     const plan = planReply(await currentPlan(ctx, company.id));
-    // Workgroups and sharing arrive with their own features; none exist before.
     return {
       accounts: Number(accounts?.n ?? 0),
       networks: await countClusters(ctx, company.id),
       resources: await countResources(ctx, { companyId: company.id }),
+      // Resources of clusters other teams shared with this one are not counted yet.
       shared_resources: 0,
-      projects: 0,
+      projects: await countWorkgroups(ctx, company.id),
       current_plan: plan,
       expire: plan?.expire ?? null,
     };
   });
 
-  registerRoute(app, accountRoutes.onlineCount, async ({ request }) => {
-    const { company, account } = requireAuth(request);
-    let q = ctx.db
-      .selectFrom('tunnel_connection')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('company_id', '=', company.id)
-      .where('ended_at', 'is', null);
-    if (account.is_admin === Role.Ordinary) q = q.where('account_id', '=', account.id);
-    return { count: Number((await q.executeTakeFirst())?.n ?? 0) };
-  });
+  // accountRoutes.onlineCount is answered with the online list (sessions/connections-routes.ts).
 
   registerRoute(app, accountRoutes.banner, async () => {
     const text = ctx.config.bannerText;

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { logRoutes, type LogQuery, type LogType } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
@@ -51,63 +51,26 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   const offset = (q: LogQuery) => (q.page_index - 1) * q.page_size;
 
   registerRoute(app, logRoutes.loginLogs, async ({ query, request }) => {
-    const { rows, total } = await loginPage(
-      ctx,
-      requireAuth(request).company.id,
-      query,
-      query.page_size,
-      offset(query),
-    );
+    const companyId = requireAuth(request).company.id;
+    const { rows, total } = await loginPage(ctx, companyId, query, query.page_size, offset(query));
     return { objects: rows.map(toRow.login), num_results: total };
   });
 
-  registerRoute(app, logRoutes.teamLogs, async ({ query, request }) => {
-    const { rows, total } = await eventPage(
-      ctx,
-      requireAuth(request).company.id,
-      'team',
-      query,
-      query.page_size,
-      offset(query),
-    );
-    return { objects: rows.map(toRow.team), num_results: total };
-  });
-
-  registerRoute(app, logRoutes.clusterLogs, async ({ query, request }) => {
-    const { rows, total } = await eventPage(
-      ctx,
-      requireAuth(request).company.id,
-      'cluster',
-      query,
-      query.page_size,
-      offset(query),
-    );
-    return { objects: rows.map(toRow.cluster), num_results: total };
-  });
-
-  registerRoute(app, logRoutes.projectLogs, async ({ query, request }) => {
-    const { rows, total } = await eventPage(
-      ctx,
-      requireAuth(request).company.id,
-      'project',
-      query,
-      query.page_size,
-      offset(query),
-    );
-    return { objects: rows.map(toRow.project), num_results: total };
-  });
-
-  registerRoute(app, logRoutes.alarmLogs, async ({ query, request }) => {
-    const { rows, total } = await eventPage(
-      ctx,
-      requireAuth(request).company.id,
-      'alarm',
-      query,
-      query.page_size,
-      offset(query),
-    );
-    return { objects: rows.map(toRow.alarm), num_results: total };
-  });
+  /** One handler per event log; they differ only in the log type and its row shape. */
+  const eventList =
+    <T extends EventType>(type: T) =>
+    async ({ query, request }: { query: LogQuery; request: FastifyRequest }) => {
+      const companyId = requireAuth(request).company.id;
+      const page = await eventPage(ctx, companyId, type, query, query.page_size, offset(query));
+      const toWire = toRow[type] as (
+        r: (typeof page.rows)[number],
+      ) => ReturnType<(typeof toRow)[T]>;
+      return { objects: page.rows.map(toWire), num_results: page.total };
+    };
+  registerRoute(app, logRoutes.teamLogs, eventList('team'));
+  registerRoute(app, logRoutes.clusterLogs, eventList('cluster'));
+  registerRoute(app, logRoutes.projectLogs, eventList('project'));
+  registerRoute(app, logRoutes.alarmLogs, eventList('alarm'));
 
   registerRoute(app, logRoutes.alarmDetail, async ({ body, request }) => {
     const auth = requireAuth(request);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CONTROL_PATH, CONTROL_PROTOCOL, type ServerMessage } from '@portcullis/contract';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { PUBLISHED_GATEWAY_VERSION } from '../clusters/gateway-version';
 
 const linux = (networkId: number, extra: Record<string, unknown> = {}) => ({
   network_id: networkId,
@@ -186,7 +187,7 @@ describe('resources', () => {
       JSON.stringify({
         v: CONTROL_PROTOCOL,
         type: 'hello',
-        version: '3.0.0',
+        version: PUBLISHED_GATEWAY_VERSION,
         host: 'gw',
         ports: {
           ssh_port: 1,

@@ -34,6 +34,11 @@ export function resourceReply(row: ResourceRow, logins: LoginRow[]): Resource {
   const os = row.os as ResourceOs;
   const database = isDatabase(os);
   const sorted = [...logins].sort((a, b) => a.position - b.position);
+  const data = sorted.map((l) => ({
+    username: l.username,
+    auth_type: l.auth_type,
+    test_result: (l.test_result as 'pending' | 'enable' | 'disable' | null) ?? null,
+  }));
   return {
     id: row.id,
     network_id: row.network_id,
@@ -44,16 +49,8 @@ export function resourceReply(row: ResourceRow, logins: LoginRow[]): Resource {
     port: row.port,
     instance_id: row.instance_id,
     flavor: row.flavor,
-    extension: database
-      ? { username: [], data: [] }
-      : {
-          username: sorted.map((l) => l.username),
-          data: sorted.map((l) => ({
-            username: l.username,
-            auth_type: l.auth_type,
-            test_result: (l.test_result as 'pending' | 'enable' | 'disable' | null) ?? null,
-          })),
-        },
+    // A database's one login is in `username` below; its last test result rides in `data`.
+    extension: { username: database ? [] : sorted.map((l) => l.username), data },
     username: database ? (sorted[0]?.username ?? '') : '',
     databases: row.databases ? row.databases.split(';') : [],
     status: row.status,

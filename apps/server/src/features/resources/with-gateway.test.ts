@@ -9,6 +9,7 @@ import mysql from 'mysql2/promise';
 import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
 import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { PUBLISHED_GATEWAY_VERSION } from '../clusters/gateway-version';
 
 async function poll<T>(
   read: () => Promise<T>,
@@ -64,7 +65,7 @@ describe('with a real gateway', () => {
     );
     expect(cluster).toMatchObject({
       agent_status: 1,
-      agent_version: '3.0.0',
+      agent_version: PUBLISHED_GATEWAY_VERSION,
       need_update: false,
       agent: { host: 'gw.loopback' },
     });
@@ -124,6 +125,11 @@ describe('with a real gateway', () => {
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(await test(ok.json().id)).toMatchObject({ status: 'disable', reason: 'auth_failed' });
+    // The last result is kept for the list, as for a server's login users.
+    const stored = (await admin.get(`/api/v1/resource/${ok.json().id}`)).json();
+    expect(stored.extension.data).toEqual([
+      { username: dbUser, auth_type: 0, test_result: 'disable' },
+    ]);
   });
 
   it('scans 127.0.0.0/24 for the sshd’s port and marks the address already added', async () => {

@@ -13,6 +13,7 @@ import { avatarUrl } from '../account/service';
 import { assertStrongEnough, passwordColumns } from '../auth/passwords';
 import { sendPasswordLink } from '../auth/recovery';
 import { writeEvent } from '../events/writer';
+import { cutRevokedSessions } from '../sessions/revoke-sessions';
 
 export function memberReply(row: AccountRow): Member {
   return {
@@ -140,6 +141,8 @@ export async function updateMember(
   // Revocation is live: a disabled member, or one whose password was reset, is signed out now.
   if (change.status === true || (change.pwd !== undefined && !self))
     await endAccountSessions(ctx, target.id);
+  // ...and a disabled member's open server sessions end at their gateways.
+  if (change.status === true) await cutRevokedSessions(ctx);
 
   if (change.status !== undefined && change.status !== (target.status !== 0)) {
     await writeEvent(ctx, auth, 'team', change.status ? 'disableUser' : 'enableUser', {
@@ -171,6 +174,7 @@ export async function deleteMember(ctx: AppContext, auth: AuthContext, id: numbe
     await trx.deleteFrom('reset_token').where('account_id', '=', target.id).execute();
     await trx.deleteFrom('account').where('id', '=', target.id).execute();
   });
+  await cutRevokedSessions(ctx);
   await writeEvent(ctx, auth, 'team', 'deleteUser', { user: target.account });
 }
 

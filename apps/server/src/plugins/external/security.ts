@@ -13,9 +13,11 @@ export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 // Terminal output and uploaded names are untrusted: no inline script, ever.
+// 'wasm-unsafe-eval' lets the playback page's asciinema-player compile its WebAssembly
+// terminal emulator; it permits WebAssembly compilation only, not eval() of JavaScript.
 const CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",

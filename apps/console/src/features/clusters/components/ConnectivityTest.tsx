@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { App, Button, Space, Spin, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/i18n/errors';
@@ -12,6 +12,10 @@ export interface ConnectivityTestProps {
   lastResult?: TestStatus | null | undefined;
   /** False without an available gateway (agent_status not 1): the button is disabled. */
   available: boolean;
+  /** Whether the username shows before the button (the instance panel's rows name it already). */
+  showUsername?: boolean;
+  /** Told each time the shown result changes (the instance panel locks key login on it). */
+  onResult?: (result: TestStatus | null | undefined) => void;
 }
 
 /**
@@ -24,6 +28,8 @@ export function ConnectivityTest({
   username,
   lastResult,
   available,
+  showUsername = true,
+  onResult,
 }: ConnectivityTestProps): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -37,6 +43,8 @@ export function ConnectivityTest({
       : (status.data ?? 'pending')
     : lastResult;
   const pending = start.isPending || result === 'pending';
+  const shown = pending ? 'pending' : result;
+  useEffect(() => onResult?.(shown), [onResult, shown]);
   const label = username ? t('clusters.test.runFor', { user: username }) : t('clusters.test.run');
 
   const button = (
@@ -60,7 +68,7 @@ export function ConnectivityTest({
 
   return (
     <Space size={6}>
-      {username ? <span>{username}</span> : null}
+      {username && showUsername ? <span>{username}</span> : null}
       {available ? button : <Tooltip title={t('clusters.test.unavailable')}>{button}</Tooltip>}
       {pending ? (
         <Spin size="small" aria-label={t('clusters.test.pending')} />

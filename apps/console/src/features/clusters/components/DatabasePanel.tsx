@@ -50,7 +50,7 @@ export function DatabasePanel({ clusterId, resource }: DatabasePanelProps): Reac
   const editing = resource !== undefined;
   const panelKey = editing ? DATABASE_SETTING_PANEL : ADD_DATABASE_PANEL;
   const form = (r: Resource | undefined): ReactNode => (
-    <DatabaseForm clusterId={clusterId} resource={r} panelKey={panelKey} />
+    <DatabaseForm key={r?.id ?? 'new'} clusterId={clusterId} resource={r} panelKey={panelKey} />
   );
   return (
     <RightPanel

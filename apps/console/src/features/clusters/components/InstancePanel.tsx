@@ -1,25 +1,19 @@
 import type { ReactNode } from 'react';
-import { App, Button, Form, Input, InputNumber, Radio, Select, Space, Typography } from 'antd';
+import { App, Button, Form, Input, InputNumber, Radio, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { INSTANCE_OS, type Resource } from '@portcullis/contract';
 import { useErrorText } from '../../../shared/i18n/errors';
 import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
 import { useCreateResourceMutation, useUpdateResourceMutation } from '../api';
-import {
-  innerIpRules,
-  OS_DEFAULTS,
-  portRules,
-  resourceNameRules,
-  splitUsernames,
-  usernamesRules,
-} from '../rules';
+import { loginUsersBody, savedRows, syncRows, type LoginRow } from '../login-users';
+import { innerIpRules, OS_DEFAULTS, portRules, resourceNameRules, usernamesRules } from '../rules';
+import { LoginUserRows } from './LoginUserRows';
 
 export const ADD_INSTANCE_PANEL = 'panel/clusters/add-instance';
 export const INSTANCE_SETTING_PANEL = 'panel/clusters/instance-setting';
 
 type InstanceOs = (typeof INSTANCE_OS)[number];
-type AuthType = 0 | 1 | 2;
 
 export interface InstanceValues {
   name: string;
@@ -27,8 +21,8 @@ export interface InstanceValues {
   os: InstanceOs;
   port: number;
   usernames: string;
-  auth_type: AuthType;
-  password?: string;
+  /** One row per username: its authentication and host password. */
+  logins: LoginRow[];
 }
 
 export const INSTANCE_DEFAULTS: InstanceValues = {
@@ -37,21 +31,28 @@ export const INSTANCE_DEFAULTS: InstanceValues = {
   os: 'linux',
   port: OS_DEFAULTS.linux.port,
   usernames: OS_DEFAULTS.linux.username ?? '',
-  auth_type: 0,
+  logins: [{ username: OS_DEFAULTS.linux.username ?? '', auth_type: 0 }],
 };
 
 export interface InstancePanelProps {
   clusterId: number;
   /** The server to edit (Instance setting); without one the panel adds a server. */
   resource?: Resource | null;
+  /** False without an available gateway: tests and key set-up are disabled. */
+  available?: boolean;
 }
 
 /**
  * Add Instance and Instance setting (spec 2 §5): name, inner IP (four groups of digits or *),
  * Linux or Windows (picking one sets port 22 and root, or 3389 and administrator), login users
- * separated by ';', port 0-65535, and how they authenticate with a host password.
+ * separated by ';', port 0-65535, and for each login user its own authentication; a saved
+ * server's users also have their connectivity test, and on Linux key upload and key test.
  */
-export function InstancePanel({ clusterId, resource }: InstancePanelProps): ReactNode {
+export function InstancePanel({
+  clusterId,
+  resource,
+  available = false,
+}: InstancePanelProps): ReactNode {
   const { t } = useTranslation();
   const editing = resource !== undefined;
   const panelKey = editing ? INSTANCE_SETTING_PANEL : ADD_INSTANCE_PANEL;
@@ -59,10 +60,17 @@ export function InstancePanel({ clusterId, resource }: InstancePanelProps): Reac
     <RightPanel
       panelKey={panelKey}
       title={t(editing ? 'clusters.instance.editTitle' : 'clusters.instance.addTitle')}
-      width={520}
+      width={560}
     >
       {editing && !resource ? null : (
-        <InstanceForm clusterId={clusterId} resource={resource ?? undefined} panelKey={panelKey} />
+        <InstanceForm
+          // Another server's setting starts a fresh form, not the last one's values.
+          key={resource?.id ?? 'new'}
+          clusterId={clusterId}
+          resource={resource ?? undefined}
+          panelKey={panelKey}
+          available={available}
+        />
       )}
     </RightPanel>
   );
@@ -72,10 +80,12 @@ export function InstanceForm({
   clusterId,
   resource,
   panelKey,
+  available = false,
 }: {
   clusterId: number;
   resource: Resource | undefined;
   panelKey: string;
+  available?: boolean;
 }): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -84,10 +94,8 @@ export function InstanceForm({
   const create = useCreateResourceMutation(clusterId);
   const update = useUpdateResourceMutation(clusterId);
   const [form] = Form.useForm<InstanceValues>();
-  const authType = Form.useWatch('auth_type', form) ?? 0;
-  const results = resource?.extension.data.map((d) => d.test_result) ?? [];
-  // SSH key and team-account login need a test that did not fail (spec 2 §4).
-  const keyLocked = resource ? results.some((r) => r === 'disable' || r === 'pending') : false;
+  const os = Form.useWatch('os', form) ?? (resource?.os === 'win32' ? 'win32' : 'linux');
+  const saved = resource ? savedRows(resource) : [];
 
   const initial: InstanceValues = resource
     ? {
@@ -96,13 +104,21 @@ export function InstanceForm({
         os: resource.os === 'win32' ? 'win32' : 'linux',
         port: resource.port,
         usernames: resource.extension.username.join(';'),
-        auth_type: (resource.extension.data[0]?.auth_type ?? 0) as AuthType,
+        logins: saved,
       }
     : INSTANCE_DEFAULTS;
 
-  const onOsChange = (os: InstanceOs): void => {
-    const defaults = OS_DEFAULTS[os];
-    form.setFieldsValue({ port: defaults.port, usernames: defaults.username ?? '' });
+  const onOsChange = (next: InstanceOs): void => {
+    const defaults = OS_DEFAULTS[next];
+    const usernames = defaults.username ?? '';
+    // A new OS starts its users over: SSH key login is Linux's alone.
+    form.setFieldsValue({ port: defaults.port, usernames, logins: syncRows(usernames, []) });
+  };
+
+  const onValuesChange = (changed: Partial<InstanceValues>): void => {
+    if (changed.usernames === undefined) return;
+    const current = (form.getFieldValue('logins') as LoginRow[] | undefined) ?? [];
+    form.setFieldValue('logins', syncRows(changed.usernames, current, saved));
   };
 
   const onDone = (text: string) => ({
@@ -114,12 +130,9 @@ export function InstanceForm({
   });
 
   const onFinish = (values: InstanceValues): void => {
-    const password = values.auth_type === 0 && values.password ? values.password : undefined;
-    const login_users = splitUsernames(values.usernames).map((username) => ({
-      username,
-      auth_type: values.auth_type,
-      ...(password !== undefined && { password }),
-    }));
+    // The store, not `values`: a row's username has no input of its own.
+    const rows = (form.getFieldValue('logins') as LoginRow[] | undefined) ?? [];
+    const login_users = loginUsersBody(syncRows(values.usernames, rows, saved));
     if (resource) {
       update.mutate(
         {
@@ -149,7 +162,13 @@ export function InstanceForm({
   };
 
   return (
-    <Form<InstanceValues> form={form} layout="vertical" initialValues={initial} onFinish={onFinish}>
+    <Form<InstanceValues>
+      form={form}
+      layout="vertical"
+      initialValues={initial}
+      onValuesChange={onValuesChange}
+      onFinish={onFinish}
+    >
       <Form.Item name="name" label={t('clusters.instance.name')} rules={resourceNameRules(t)}>
         <Input autoComplete="off" />
       </Form.Item>
@@ -174,29 +193,8 @@ export function InstanceForm({
       <Form.Item name="port" label={t('clusters.instance.port')} rules={portRules(t)}>
         <InputNumber min={0} max={65535} precision={0} style={{ width: '100%' }} />
       </Form.Item>
-      <Form.Item name="auth_type" label={t('clusters.instance.auth')}>
-        <Select<AuthType>
-          options={([0, 1, 2] as const).map((value) => ({
-            value,
-            label: t(`clusters.auth.${value}`),
-            disabled: value !== 0 && keyLocked,
-          }))}
-        />
-      </Form.Item>
-      {authType === 0 ? (
-        <Form.Item
-          name="password"
-          label={t('clusters.instance.password')}
-          extra={resource ? t('clusters.instance.passwordKeep') : undefined}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-      ) : (
-        <Typography.Paragraph type="secondary">
-          {t(`clusters.instance.authHint${authType}`)}
-        </Typography.Paragraph>
-      )}
-      <Space>
+      <LoginUserRows os={os} clusterId={clusterId} resource={resource} available={available} />
+      <Space style={{ marginTop: 16 }}>
         <Button onClick={() => panel.close(panelKey)}>{t('common.action.cancel')}</Button>
         <Button type="primary" htmlType="submit" loading={create.isPending || update.isPending}>
           {t(resource ? 'common.action.save' : 'common.action.add')}

@@ -256,8 +256,8 @@ export function ResourcesTab({
       />
       {servers ? (
         <>
-          <InstancePanel clusterId={cluster.id} />
-          <InstancePanel clusterId={cluster.id} resource={current} />
+          <InstancePanel clusterId={cluster.id} available={available} />
+          <InstancePanel clusterId={cluster.id} resource={current} available={available} />
           <SafeModePanel clusterId={cluster.id} />
           <ScanImportPanel clusterId={cluster.id} />
         </>

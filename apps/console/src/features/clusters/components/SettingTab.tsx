@@ -1,7 +1,7 @@
 /**
  * A cluster's setting tab (spec 2 §2): the agent area (installed version, host, connected
- * gateways; install, update, roll-back and uninstall commands to copy), the OS support list
- * and the recommended machine, the share list (add by team code, cancel) and the log filters
+ * gateways; install, update, roll-back and uninstall commands to copy), the recommended machine
+ * with the OS support check list in its side panel, the share list (add by team code, cancel) and the log filters
  * (operator contains; add, delete, batch delete). A shared cluster shows only its log filters,
  * read-only.
  */
@@ -15,17 +15,17 @@ import {
   Empty,
   Form,
   Input,
-  List,
   Popconfirm,
   Space,
   Table,
   Typography,
 } from 'antd';
-import { CopyOutlined, DeleteOutlined } from '@ant-design/icons';
+import { CopyOutlined, DeleteOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Cluster } from '@portcullis/contract';
 import { requiredRule } from '../../../shared/form/rules';
 import { useErrorText } from '../../../shared/i18n/errors';
+import { usePanel } from '../../../shared/panel/panel-context';
 import { formatEpoch } from '../../../shared/time/format';
 import {
   useAgentScriptsQuery,
@@ -37,16 +37,8 @@ import {
   type LogFilter,
   type Share,
 } from '../api';
-
-/** Supported systems for the gateway host (spec 1 §3), all 64-bit. */
-export const SUPPORTED_OS = [
-  'CentOS 7.0',
-  'CentOS 6.5',
-  'Debian 7.5.0',
-  'Debian 6.0.9',
-  'Ubuntu 14.04',
-  'Ubuntu 12.04',
-] as const;
+import { DetachGateways } from './DetachGateways';
+import { OS_SUPPORT_PANEL, OsSupportPanel } from './OsSupportPanel';
 
 const SCRIPTS = ['install', 'update', 'rollback', 'uninstall'] as const;
 
@@ -64,6 +56,7 @@ export function SettingTab({ cluster }: { cluster: Cluster }): ReactNode {
 function AgentCard({ cluster }: { cluster: Cluster }): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const panel = usePanel();
   const scripts = useAgentScriptsQuery(cluster.id, true);
   const copy = async (text: string): Promise<void> => {
     try {
@@ -130,28 +123,26 @@ function AgentCard({ cluster }: { cluster: Cluster }): ReactNode {
                 {t('clusters.agent.copy')}
               </Button>
             </div>
+            {name === 'uninstall' ? <DetachGateways clusterId={cluster.id} /> : null}
           </div>
         ))}
       </Space>
-      <Typography.Title level={5} style={{ marginTop: 24 }}>
-        {t('clusters.agent.osSupport')}
-      </Typography.Title>
-      <Typography.Paragraph type="secondary">
-        {t('clusters.agent.osSupportHint')}
-      </Typography.Paragraph>
-      <List
-        size="small"
-        bordered
-        grid={{ gutter: 8, xs: 1, sm: 2, md: 3 }}
-        dataSource={[...SUPPORTED_OS]}
-        renderItem={(os) => <List.Item>{t('clusters.agent.os64', { os })}</List.Item>}
-      />
       <Alert
         type="info"
         showIcon
-        message={t('clusters.agent.recommend')}
+        title={t('clusters.agent.recommend')}
         style={{ marginTop: 16 }}
+        action={
+          <Button
+            size="small"
+            icon={<UnorderedListOutlined />}
+            onClick={() => panel.open(OS_SUPPORT_PANEL)}
+          >
+            {t('clusters.agent.osSupport')}
+          </Button>
+        }
       />
+      <OsSupportPanel />
     </Card>
   );
 }

@@ -2,8 +2,8 @@
  * The members tab: filter by role (q_is_admin) and a search key (name or account), ten a page
  * with the pager only past ten. Setting opens the member's Base Info panel; Delete asks first
  * and is unavailable, with the reason, for oneself, the team's owner and other administrators
- * (the server refuses those too). Rows do not link to the member's workgroups until that page
- * exists.
+ * (the server refuses those too). Workgroups opens the member's workgroups page (Distribute to
+ * workgroups, Exit).
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import {
@@ -20,7 +20,14 @@ import {
   Tag,
   Tooltip,
 } from 'antd';
-import { DeleteOutlined, PlusOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  ApartmentOutlined,
+  DeleteOutlined,
+  PlusOutlined,
+  SettingOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   ALL_ROLES,
@@ -32,6 +39,7 @@ import {
 } from '@portcullis/contract';
 import { useErrorText } from '../../../shared/i18n/errors';
 import { usePanel } from '../../../shared/panel/panel-context';
+import { accountWorkgroupsPath } from '../../../shared/routes';
 import { useCurrentAccountQuery } from '../../../shared/session/session';
 import { formatEpoch } from '../../../shared/time/format';
 import { useDeleteMemberMutation, useMembersQuery, type MemberFilter } from '../api';
@@ -197,6 +205,13 @@ export function MembersTab(): ReactNode {
               );
               return (
                 <Space size={0}>
+                  <Link
+                    to={accountWorkgroupsPath(m.id, m.name)}
+                    className="ant-btn ant-btn-link"
+                    aria-label={t('workgroup-admin.memberEntry.aria', { name: m.name })}
+                  >
+                    <ApartmentOutlined /> {t('workgroup-admin.memberEntry.label')}
+                  </Link>
                   <Button
                     type="link"
                     icon={<SettingOutlined />}

@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import dayjs from 'dayjs';
+import { LOG_END_PADDING_SECONDS, type ActionLogEntry } from '@portcullis/contract';
+import { apiError, mockApi, type RecordedCall } from '../../test/api-mock';
+import { account, shellReplies } from '../../test/fixtures';
+import { renderApp } from '../../test/render';
+import { searchQuery, timeBounds } from './filters';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const T = 1_700_000_000;
+
+function entry(id: number, play: number, seconds: number): ActionLogEntry {
+  return {
+    way: 'ssh',
+    code: 'ABCD****78',
+    resource_id: 5,
+    resource_name: `web-${id}`,
+    resource_ip_address: '10.0.0.5',
+    account_name: 'erin',
+    avatar: '',
+    account_id: 7,
+    agent_version: '3.0.0',
+    start_date: T + id,
+    date: T + id + seconds,
+    connection_id: id,
+    guacamole: 0,
+    rdp_width: 0,
+    rdp_height: 0,
+    client_ip_address: '172.16.0.3',
+    unsafe_mode: 0,
+    play,
+  };
+}
+
+describe('action log filters', () => {
+  it('pads a date range’s end by a day and counts presets back from now', () => {
+    const start = dayjs('2026-03-01 15:00');
+    const end = dayjs('2026-03-03 09:00');
+    expect(timeBounds({ preset: 'range', range: [start, end] })).toEqual({
+      time_from: dayjs('2026-03-01').unix(),
+      time_end: dayjs('2026-03-03').unix() + LOG_END_PADDING_SECONDS,
+    });
+    const now = dayjs('2026-03-10 12:00');
+    expect(timeBounds({ preset: 'week' }, now)).toEqual({ time_from: now.unix() - 7 * 86_400 });
+    expect(timeBounds({ preset: 'unlimited' }, now)).toEqual({});
+    expect(searchQuery({ keywords: ' web ', preset: 'unlimited', unsafe_mode: 0, ip: '' })).toEqual(
+      { keywords: 'web', unsafe_mode: '0' },
+    );
+  });
+});
+
+describe('the action log page', () => {
+  it('lists 25 at a time, shows totals, playback and download, and searches', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => entry(30 - i, i === 0 ? 1 : 0, 3_725));
+    rows[1] = { ...rows[1]!, date: rows[1]!.start_date - 5 }; // an end before the start
+    const api = mockApi({
+      ...shellReplies(account({ is_admin: 0 })),
+      'GET /api/search_tunnel': (call: RecordedCall) => {
+        const page = Number(call.query.get('page_index'));
+        const keywords = call.query.get('keywords');
+        const match = keywords ? rows.filter((r) => r.resource_name === keywords) : rows;
+        return { total: match.length, data: match.slice((page - 1) * 25, page * 25) };
+      },
+    });
+    renderApp('/operation/log');
+    const first = await screen.findByTestId('action-log-entry-30');
+    expect(within(first).getByText('Total time: 01:02:05')).toBeInTheDocument();
+    expect(within(first).getByRole('link', { name: /Playback/ })).toHaveAttribute(
+      'href',
+      '/playlog.html?connection_id=30&way=ssh',
+    );
+    expect(within(first).getByRole('button', { name: /Download/ })).toBeInTheDocument();
+    const second = screen.getByTestId('action-log-entry-29');
+    expect(within(second).getByText('Total time: 00:00:00')).toBeInTheDocument();
+    expect(within(second).queryByRole('link', { name: /Playback/ })).not.toBeInTheDocument();
+    expect(screen.getByText('30 sessions')).toBeInTheDocument();
+    expect(screen.queryByTestId('action-log-entry-5')).not.toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByTestId('action-log-entry-1')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+
+    await user.type(screen.getByRole('searchbox', { name: 'Keywords' }), 'web-7{Enter}');
+    await waitFor(() => expect(screen.getByText('1 sessions')).toBeInTheDocument());
+    expect(screen.getByText('Keywords: web-7')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Download report/ })).toHaveAttribute(
+      'href',
+      '/api/search_tunnel?keywords=web-7&export=true',
+    );
+    const calls = api.calls.filter((c) => c.path === '/api/search_tunnel');
+    expect(calls[0]!.query.get('page_size')).toBe('25');
+  });
+
+  it('applies the advanced search panel’s preset and fields, and shows them as tags', async () => {
+    const api = mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': { total: 0, data: [] },
+    });
+    renderApp('/operation/log?resourceName=5:web-1');
+    expect(await screen.findByText('No sessions match')).toBeInTheDocument();
+    expect(screen.getByText('Resource: web-1')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Advanced search/ }));
+    await user.click(screen.getByText('Seven days'));
+    await user.type(screen.getByRole('textbox', { name: 'IP' }), '10.0.0');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(screen.getByText('IP: 10.0.0')).toBeInTheDocument());
+    expect(screen.getByText('Time: Seven days')).toBeInTheDocument();
+    const last = api.calls.filter((c) => c.path === '/api/search_tunnel').at(-1)!;
+    expect(last.query.get('resource_id')).toBe('5');
+    expect(last.query.get('ip')).toBe('10.0.0');
+    const from = Number(last.query.get('time_from'));
+    expect(Math.abs(from - (dayjs().unix() - 7 * 86_400))).toBeLessThan(60);
+  });
+
+  it('opens the thaw dialog for an archived recording and restores it', async () => {
+    const api = mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': { total: 1, data: [entry(9, 1, 60)] },
+      'GET /api/unfreeze_tunnel_log': (call: RecordedCall) =>
+        call.query.get('check') === '1'
+          ? apiError(400, 'OSSFileArchived')
+          : apiError(400, 'OSSFileRestoring'),
+    });
+    renderApp('/operation/log');
+    const row = await screen.findByTestId('action-log-entry-9');
+    const user = userEvent.setup();
+    await user.click(within(row).getByRole('button', { name: /Download/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/moved to the archive tier/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: /Restore/ }));
+    expect(await within(dialog).findByText(/Restoring the recording/)).toBeInTheDocument();
+    const unfreeze = api.calls.filter((c) => c.path === '/api/unfreeze_tunnel_log');
+    expect(unfreeze.map((c) => c.query.get('check'))).toEqual(['1', null]);
+    expect(unfreeze[0]!.query.get('connection_id')).toBe('9');
+  });
+});

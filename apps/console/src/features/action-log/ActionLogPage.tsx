@@ -1,0 +1,99 @@
+/**
+ * The action log page (spec 1 §2.9, route /operation/log): keyword search, the search tags of
+ * the applied filters, the advanced search panel, Download report (the same filters as an
+ * xlsx), and the sessions 25 at a time, the next page loading as the list's end scrolls into
+ * view (with a Load more button for when it cannot be observed).
+ * `resourceName=id:name` in the route narrows the log to one resource (from a workgroup).
+ */
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Empty, Input, Space, Spin, Typography } from 'antd';
+import { DownloadOutlined, FilterOutlined } from '@ant-design/icons';
+import { useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { INFINITE_SCROLL_DISTANCE } from '@portcullis/contract';
+import { PageHeader } from '../../shared/layout/PageHeader';
+import { exportUrl, useActionLogQuery } from './api';
+import { AdvancedSearch } from './components/AdvancedSearch';
+import { LogEntry } from './components/LogEntry';
+import { SearchTags } from './components/SearchTags';
+import './action-log.css';
+import { EMPTY_FILTERS, resourceFromRoute, searchQuery, type ActionLogFilters } from './filters';
+
+export function ActionLogPage(): ReactNode {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const routeResource = params.get('resourceName');
+  const [filters, setFilters] = useState<ActionLogFilters>(() => ({
+    ...EMPTY_FILTERS,
+    resource: resourceFromRoute(routeResource),
+  }));
+  const [advanced, setAdvanced] = useState(false);
+  // The presets count back from the moment the filters were applied, not from each render.
+  const query = useMemo(() => searchQuery(filters), [filters]);
+  const log = useActionLogQuery(query);
+  const entries = log.data?.pages.flatMap((p) => p.data) ?? [];
+  const total = log.data?.pages[0]?.total ?? 0;
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = log;
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (seen) => {
+        if (seen.some((e) => e.isIntersecting) && hasNextPage && !isFetchingNextPage)
+          void fetchNextPage();
+      },
+      { rootMargin: `0px 0px ${INFINITE_SCROLL_DISTANCE}px 0px` },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  return (
+    <>
+      <PageHeader title={t('action-log.page.title')} subtitle={t('action-log.page.subtitle')} />
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Input.Search
+          aria-label={t('action-log.search.keywords')}
+          placeholder={t('action-log.search.placeholder')}
+          allowClear
+          enterButton
+          style={{ width: 320 }}
+          onSearch={(keywords) => setFilters((f) => ({ ...f, keywords }))}
+        />
+        <Button icon={<FilterOutlined />} onClick={() => setAdvanced((a) => !a)}>
+          {t('action-log.search.advanced')}
+        </Button>
+        <Button icon={<DownloadOutlined />} href={exportUrl(query)}>
+          {t('action-log.search.report')}
+        </Button>
+      </Space>
+      {advanced && (
+        <AdvancedSearch
+          value={filters}
+          onSearch={(next) => setFilters(next)}
+          onReset={() => setFilters((f) => ({ ...EMPTY_FILTERS, keywords: f.keywords }))}
+        />
+      )}
+      <SearchTags filters={filters} onChange={setFilters} />
+      <Typography.Paragraph type="secondary">
+        {t('action-log.list.total', { n: total })}
+      </Typography.Paragraph>
+      {log.isError && <Alert type="error" showIcon title={t('action-log.list.failed')} />}
+      {log.isPending && <Spin />}
+      {log.isSuccess && !entries.length && <Empty description={t('action-log.list.empty')} />}
+      <div role="list" aria-label={t('action-log.page.title')}>
+        {entries.map((entry) => (
+          <LogEntry key={entry.connection_id} entry={entry} />
+        ))}
+      </div>
+      <div ref={sentinel} />
+      {hasNextPage && (
+        <Button block loading={isFetchingNextPage} onClick={() => void fetchNextPage()}>
+          {t('action-log.list.more')}
+        </Button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The playback page (`/playlog.html?connection_id=N&way=W`, opened from the action log): the
+ * session's asciicast v2 recording in asciinema-player, which brings play, pause, seek
+ * (click the bar, arrow keys), full screen (the button or `f`) and, with our selector, speed.
+ * A speed change recreates the player at the moment it had reached.
+ */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Select, Space, Spin, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { create, type Player } from 'asciinema-player';
+import 'asciinema-player/dist/bundle/asciinema-player.css';
+import { recordingRoutes } from '@portcullis/contract';
+import { apiUrl, isApiError } from '../../shared/api/client';
+import { useErrorText } from '../../shared/i18n/errors';
+import { fetchCast } from './cast';
+
+const SPEEDS = [0.5, 1, 2, 4, 8] as const;
+
+export function PlaylogPage(): ReactNode {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const connectionId = Number(params.get('connection_id'));
+  const way = params.get('way') ?? '';
+  const [cast, setCast] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [speed, setSpeed] = useState<number>(1);
+  const host = useRef<HTMLDivElement>(null);
+  const player = useRef<Player | null>(null);
+  const resumeAt = useRef(0);
+
+  useEffect(() => {
+    if (!Number.isInteger(connectionId) || connectionId <= 0) return;
+    const controller = new AbortController();
+    fetchCast(connectionId, way, controller.signal).then(setCast, (e: unknown) => {
+      if (controller.signal.aborted) return;
+      // The tab was opened from a session that has since ended: sign in again.
+      if (isApiError(e, 'NeedLogin')) navigate('/login');
+      else setError(e);
+    });
+    return () => controller.abort();
+  }, [connectionId, way, navigate]);
+
+  useEffect(() => {
+    if (cast === null || !host.current) return;
+    const created = create({ data: cast }, host.current, {
+      speed,
+      fit: 'width',
+      controls: true,
+      startAt: resumeAt.current,
+      autoPlay: resumeAt.current > 0,
+      terminalFontSize: 'medium',
+    });
+    player.current = created;
+    return () => {
+      resumeAt.current = created.getCurrentTime();
+      created.dispose();
+      player.current = null;
+    };
+  }, [cast, speed]);
+
+  const invalid = !Number.isInteger(connectionId) || connectionId <= 0;
+  return (
+    <div style={{ padding: 16, maxWidth: 1200, margin: '0 auto' }}>
+      <Space style={{ marginBottom: 12 }} wrap>
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {t('playlog.page.title', { id: invalid ? '-' : connectionId })}
+        </Typography.Title>
+        <Select
+          aria-label={t('playlog.page.speed')}
+          value={speed}
+          style={{ width: 100 }}
+          onChange={setSpeed}
+          options={SPEEDS.map((s) => ({
+            value: s,
+            label: t('playlog.page.speedValue', { speed: s }),
+          }))}
+        />
+        {!invalid && (
+          <Button
+            icon={<DownloadOutlined />}
+            href={apiUrl(recordingRoutes.downloadTunnelLog, undefined, {
+              connection_id: connectionId,
+              ...(way && { way }),
+            })}
+          >
+            {t('playlog.page.download')}
+          </Button>
+        )}
+      </Space>
+      {invalid && <Alert type="error" showIcon title={t('playlog.page.invalid')} />}
+      {error !== null && <Alert type="error" showIcon title={errorText(error)} />}
+      {!invalid && cast === null && error === null && <Spin />}
+      <div ref={host} data-testid="playlog-player" />
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The web terminal in the Connect panel (issue 6): asks the server for a single-use token, opens
+ * the gateway's terminal WebSocket, and renders the shell with xterm.js, the only place terminal
+ * output (untrusted) is drawn. The terminal follows the panel's size (fit addon + resize
+ * message), input and output are UTF-8 bytes, and a message says why the session ended.
+ * Loaded lazily: xterm.js is only fetched by members who open a terminal.
+ */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import '@xterm/xterm/css/xterm.css';
+import {
+  WebTerminalServerMessageSchema,
+  type WebTerminalServerMessage,
+  type WebTerminalTokenReply,
+} from '@portcullis/contract';
+import { useWebTerminalTokenMutation } from '../api';
+
+type Closed = Extract<WebTerminalServerMessage, { type: 'closed' }>;
+type Status = { kind: 'open' } | { kind: 'closed'; closed: Closed | null };
+
+function parse(text: string): WebTerminalServerMessage | null {
+  try {
+    const parsed = WebTerminalServerMessageSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One terminal session on a token; a new token (Reconnect) mounts a new one. */
+function Session({
+  ticket,
+  onStatus,
+}: {
+  ticket: WebTerminalTokenReply;
+  onStatus: (status: Status) => void;
+}): ReactNode {
+  const { t } = useTranslation();
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const term = new Terminal({ cursorBlink: true, fontSize: 13, scrollback: 5000 });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.open(element);
+    fit.fit();
+    const encoder = new TextEncoder();
+    const ws = new WebSocket(ticket.url);
+    ws.binaryType = 'arraybuffer';
+    let closed: Closed | null = null;
+    const send = (message: object) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+    };
+    ws.onopen = () => send({ type: 'auth', token: ticket.token, cols: term.cols, rows: term.rows });
+    ws.onmessage = (event: MessageEvent<ArrayBuffer | string>) => {
+      if (typeof event.data !== 'string') return term.write(new Uint8Array(event.data));
+      const message = parse(event.data);
+      if (message?.type === 'ready') {
+        onStatus({ kind: 'open' });
+        term.focus();
+      } else if (message?.type === 'closed') closed = message;
+    };
+    ws.onclose = () => onStatus({ kind: 'closed', closed });
+    const input = term.onData((data) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(encoder.encode(data));
+    });
+    const resized = term.onResize(({ cols, rows }) => send({ type: 'resize', cols, rows }));
+    // The panel can be dragged wider and the window resized: the terminal follows its box.
+    const observer = new ResizeObserver(() => fit.fit());
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      input.dispose();
+      resized.dispose();
+      ws.onclose = null;
+      ws.close();
+      term.dispose();
+    };
+  }, [ticket, onStatus]);
+
+  return (
+    <div
+      ref={box}
+      className="pc-web-terminal"
+      role="region"
+      aria-label={t('workgroup.connect.terminal.region')}
+    />
+  );
+}
+
+export default function WebTerminal({
+  projectResourceId,
+}: {
+  projectResourceId: number;
+}): ReactNode {
+  const { t } = useTranslation();
+  const token = useWebTerminalTokenMutation();
+  const [ticket, setTicket] = useState<WebTerminalTokenReply | null>(null);
+  const [status, setStatus] = useState<Status | null>(null);
+  const connect = () => {
+    setStatus(null);
+    token.mutate(projectResourceId, { onSuccess: setTicket });
+  };
+  const ended = status?.kind === 'closed';
+  return (
+    <Space direction="vertical" className="pc-web-terminal__wrap">
+      {!ticket || ended ? (
+        <Button type="primary" loading={token.isPending} onClick={connect}>
+          {t(ticket ? 'workgroup.connect.terminal.reconnect' : 'workgroup.connect.terminal.open')}
+        </Button>
+      ) : null}
+      {token.error ? <Alert type="error" showIcon message={token.error.message} /> : null}
+      {ended ? (
+        <Alert
+          type="warning"
+          showIcon
+          message={
+            status.closed
+              ? t('workgroup.connect.terminal.closed', status.closed)
+              : t('workgroup.connect.terminal.lost')
+          }
+        />
+      ) : null}
+      {ticket ? <Session key={ticket.token} ticket={ticket} onStatus={setStatus} /> : null}
+    </Space>
+  );
+}

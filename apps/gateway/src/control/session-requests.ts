@@ -1,0 +1,159 @@
+/**
+ * The gateway's side of the session messages (contract control.ts, protocol 2): requests that
+ * wait for the server's answer on the control channel, matched by request_id. While the channel
+ * is down, or the server does not answer in time, a request is refused (fail closed): no code
+ * is ever accepted without the server's word.
+ */
+import crypto from 'node:crypto';
+import type { ReplyMessage } from './connection';
+import {
+  CONTROL_PROTOCOL,
+  type GatewayMessage,
+  type ResolvedCode,
+  type SessionCredential,
+  type SessionRefusal,
+} from './protocol';
+
+export type Outcome<T> = ({ ok: true } & T) | { ok: false; refusal: SessionRefusal };
+
+export interface ResolveRequest {
+  code: string;
+  clientIp: string;
+  password?: string;
+  /** `type base64`, after the gateway verified the client's signature with it. */
+  publicKey?: string;
+}
+
+export type SessionWay = Extract<GatewayMessage, { type: 'session_start' }>['way'];
+
+export interface SessionControlApi {
+  resolve(request: ResolveRequest): Promise<Outcome<{ resolved: ResolvedCode; grant: string }>>;
+  /** Spends a web terminal token (once) for the same grant a code gives. */
+  redeem(
+    token: string,
+    clientIp: string,
+  ): Promise<Outcome<{ resolved: ResolvedCode; grant: string }>>;
+  credential(grant: string, username: string): Promise<Outcome<{ credential: SessionCredential }>>;
+  start(
+    grant: string,
+    clientIp: string,
+    way: SessionWay,
+  ): Promise<Outcome<{ connectionId: number }>>;
+  end(connectionId: number): void;
+  /** Called when the server cuts a session; returns a function that stops listening. */
+  onCut(listener: (connectionId: number, reason: string) => void): () => void;
+}
+
+/** No answer: the channel is down or the server did not reply in time. */
+const UNREACHABLE: SessionRefusal = {
+  code: 'AgentError',
+  message: 'The gateway got no answer from the Portcullis server; try again later',
+};
+
+type Request = Extract<
+  GatewayMessage,
+  { type: 'resolve_code' | 'redeem_web_token' | 'session_credential' | 'session_start' }
+>;
+/** A request without the fields ask() fills in (distributed over the union). */
+type Body = Request extends infer R
+  ? R extends Request
+    ? Omit<R, 'v' | 'request_id'>
+    : never
+  : never;
+
+export interface SessionRequests extends SessionControlApi {
+  /** Hands the client an answer from the server. */
+  onReply(message: ReplyMessage): void;
+  onCutMessage(connectionId: number, reason: string): void;
+  /** Fails every waiting request (the channel went down). */
+  failAll(): void;
+}
+
+export function createSessionRequests(
+  send: (message: GatewayMessage) => boolean,
+  timeoutMs = 15_000,
+): SessionRequests {
+  const waiting = new Map<string, (reply: ReplyMessage | null) => void>();
+  const cutListeners = new Set<(connectionId: number, reason: string) => void>();
+
+  function ask(body: Body): Promise<ReplyMessage | null> {
+    const requestId = crypto.randomUUID();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish(null), timeoutMs);
+      const finish = (reply: ReplyMessage | null) => {
+        clearTimeout(timer);
+        waiting.delete(requestId);
+        resolve(reply);
+      };
+      waiting.set(requestId, finish);
+      const message: Request = { v: CONTROL_PROTOCOL, request_id: requestId, ...body };
+      if (!send(message)) finish(null);
+    });
+  }
+
+  const refusal = (reply: ReplyMessage | null): SessionRefusal =>
+    reply && 'refusal' in reply && reply.refusal ? reply.refusal : UNREACHABLE;
+
+  return {
+    async resolve(request) {
+      const reply = await ask({
+        type: 'resolve_code',
+        code: request.code,
+        client_ip: request.clientIp,
+        ...(request.password !== undefined && { password: request.password }),
+        ...(request.publicKey !== undefined && { public_key: request.publicKey }),
+      });
+      if (reply?.type === 'code_resolved' && reply.resolved && reply.grant) {
+        return { ok: true, resolved: reply.resolved, grant: reply.grant };
+      }
+      return { ok: false, refusal: refusal(reply) };
+    },
+    async redeem(token, clientIp) {
+      const reply = await ask({ type: 'redeem_web_token', token, client_ip: clientIp });
+      if (reply?.type === 'code_resolved' && reply.resolved && reply.grant) {
+        return { ok: true, resolved: reply.resolved, grant: reply.grant };
+      }
+      return { ok: false, refusal: refusal(reply) };
+    },
+    async credential(grant, username) {
+      const reply = await ask({
+        type: 'session_credential',
+        grant,
+        username,
+      });
+      if (reply?.type === 'session_credential_result' && reply.credential) {
+        return { ok: true, credential: reply.credential };
+      }
+      return { ok: false, refusal: refusal(reply) };
+    },
+    async start(grant, clientIp, way) {
+      const reply = await ask({
+        type: 'session_start',
+        grant,
+        client_ip: clientIp,
+        way,
+      });
+      if (reply?.type === 'session_started' && reply.connection_id !== undefined) {
+        return { ok: true, connectionId: reply.connection_id };
+      }
+      return { ok: false, refusal: refusal(reply) };
+    },
+    end(connectionId) {
+      // Lost while disconnected is fine: the server ends a gateway's sessions when it goes.
+      send({ v: CONTROL_PROTOCOL, type: 'session_end', connection_id: connectionId });
+    },
+    onCut(listener) {
+      cutListeners.add(listener);
+      return () => cutListeners.delete(listener);
+    },
+    onReply(message) {
+      waiting.get(message.request_id)?.(message);
+    },
+    onCutMessage(connectionId, reason) {
+      for (const listener of cutListeners) listener(connectionId, reason);
+    },
+    failAll() {
+      for (const finish of [...waiting.values()]) finish(null);
+    },
+  };
+}

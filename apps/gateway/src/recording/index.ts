@@ -1,0 +1,55 @@
+/**
+ * Terminal session recording on the gateway: a recorder per session spools asciicast v2 to
+ * `<dataDir>/recordings/`, and the uploader streams the spool to the server (see each module).
+ */
+import path from 'node:path';
+import type { Logger } from '../core/logger';
+import type { GatewayMessage } from '../control/protocol';
+import { createSessionRecorder, type SessionRecorder } from './recorder';
+import { createUploader, type RecordingAck } from './uploader';
+
+export type { ChannelTap, SessionRecorder, TerminalSize } from './recorder';
+
+export interface Recordings {
+  /**
+   * Starts recording one session (call once per connection). `onFailure`: the recording
+   * cannot be written, and the session must end.
+   */
+  open(connectionId: number, onFailure: () => void): SessionRecorder;
+  onAck(ack: RecordingAck): void;
+  onConnected(): void;
+  idle(timeoutMs: number): Promise<boolean>;
+  stop(): void;
+}
+
+export function recordingSpool(dataDir: string): string {
+  return path.join(dataDir, 'recordings');
+}
+
+export function createRecordings(
+  dataDir: string,
+  send: (message: GatewayMessage) => boolean,
+  logger: Logger,
+  /** A smaller size limit than the contract's, for tests. */
+  maxBytes?: number,
+): Recordings {
+  const dir = recordingSpool(dataDir);
+  const uploader = createUploader(dir, send, logger);
+  return {
+    open(connectionId, onFailure) {
+      const recorder = createSessionRecorder(dir, connectionId, logger, onFailure, maxBytes);
+      uploader.track(connectionId);
+      return {
+        channel: (size, options) => recorder.channel(size, options),
+        close: async () => {
+          await recorder.close();
+          uploader.finish(connectionId);
+        },
+      };
+    },
+    onAck: (ack) => uploader.onAck(ack),
+    onConnected: () => uploader.onConnected(),
+    idle: (timeoutMs) => uploader.idle(timeoutMs),
+    stop: () => uploader.stop(),
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * One session's recording, spooled to `<spool>/<connection_id>.cast` as asciicast v2. Events
+ * are kept in memory for at most {@link FLUSH_MS} and then appended to the file, so a gateway
+ * killed with SIGKILL loses at most that much (the OS keeps what was written). The uploader
+ * (uploader.ts) streams the file to the server from there.
+ *
+ * The recorder never stalls a session: writes are asynchronous, one at a time, and while the
+ * disk lags, what waits in memory is capped at {@link MAX_PENDING_BYTES}; beyond that events
+ * are dropped and counted (logged when the recording closes) rather than holding up the
+ * client's bytes. A spool that cannot be opened or written ends the session (fail closed).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { RECORDING_MAX_BYTES } from '@portcullis/contract';
+import type { Logger } from '../core/logger';
+import { eventLine, headerLine, type CastCode } from './asciicast';
+
+const FLUSH_MS = 250;
+const MAX_PENDING_BYTES = 8 * 1024 * 1024;
+const EAGER_FLUSH_BYTES = 1024 * 1024;
+
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+  term?: string;
+}
+
+/** One channel's taps into the recording. */
+export interface ChannelTap {
+  output(data: Buffer): void;
+  input(data: Buffer): void;
+  resize(cols: number, rows: number): void;
+  /** Flushes any half-decoded UTF-8 sequence. */
+  end(): void;
+}
+
+export interface SessionRecorder {
+  /** Taps a shell or exec channel; the first one's size becomes the header's. */
+  channel(size: TerminalSize | undefined, options: { input: boolean }): ChannelTap;
+  /** Writes what is pending and closes the file; resolves when it is on disk. */
+  close(): Promise<void>;
+}
+
+export function spoolFile(dir: string, connectionId: number): string {
+  return path.join(dir, `${connectionId}.cast`);
+}
+
+export function createSessionRecorder(
+  dir: string,
+  connectionId: number,
+  logger: Logger,
+  onFailure: () => void,
+  maxBytes = RECORDING_MAX_BYTES,
+): SessionRecorder {
+  const file = spoolFile(dir, connectionId);
+  let started: bigint | undefined;
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  let dropped = 0;
+  /** Bytes handed to the spool so far (JSON text, so UTF-16 units: close enough to bytes). */
+  let recorded = 0;
+  let full = false;
+  /** The one write in progress: at most one, so memory holds it and `pending`, no more. */
+  let writing: Promise<void> | undefined;
+  let failed = false;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  // Fail closed (ARCHITECTURE.md): a session whose recording cannot be written is ended.
+  const fail = (err: unknown, what: string): void => {
+    if (failed) return;
+    failed = true;
+    pending = [];
+    pendingBytes = 0;
+    logger.error({ err, connection_id: connectionId }, what);
+    onFailure();
+  };
+  const fd = fs.promises.open(file, 'a', 0o600);
+  fd.catch((err: unknown) => fail(err, 'the recording spool could not be opened'));
+
+  const flush = (): Promise<void> => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (writing) return writing;
+    if (pending.length === 0 || failed) return Promise.resolve();
+    const text = pending.join('');
+    pending = [];
+    pendingBytes = 0;
+    writing = (async () => {
+      try {
+        await (await fd).write(text);
+      } catch (err) {
+        fail(err, 'the recording spool write failed');
+      }
+    })().finally(() => {
+      writing = undefined;
+      // What arrived during the write goes next: at once when it is a lot (a busy session
+      // keeps the disk busy instead of dropping), else within one flush period.
+      if (pending.length === 0 || closed) return;
+      if (pendingBytes >= EAGER_FLUSH_BYTES) setImmediate(() => void flush());
+      else timer ??= setTimeout(() => void flush(), FLUSH_MS);
+    });
+    return writing;
+  };
+
+  const seconds = (): number =>
+    started === undefined ? 0 : Number(process.hrtime.bigint() - started) / 1e9;
+  const push = (event: string): void => {
+    if (closed || failed || full) return;
+    if (pendingBytes > MAX_PENDING_BYTES) {
+      dropped++;
+      return;
+    }
+    let line = event;
+    if (recorded + line.length > maxBytes) {
+      full = true;
+      line = eventLine(
+        seconds(),
+        'o',
+        '\r\n[Portcullis: the recording stopped at its size limit]\r\n',
+      );
+      logger.warn({ connection_id: connectionId }, 'the recording reached its size limit');
+    }
+    recorded += line.length;
+    pending.push(line);
+    pendingBytes += line.length;
+    if (pendingBytes >= EAGER_FLUSH_BYTES && !writing) void flush();
+    else timer ??= setTimeout(() => void flush(), FLUSH_MS);
+  };
+
+  const event = (code: CastCode, data: string): void => {
+    if (data.length === 0 || full || failed) return;
+    // While the disk lags or past the size limit (a bulk exec transfer), encoding what will
+    // not be kept is waste: count it as dropped before paying for it.
+    if (pendingBytes > MAX_PENDING_BYTES) return void dropped++;
+    push(eventLine(seconds(), code, data));
+  };
+
+  return {
+    channel(size, options) {
+      if (started === undefined) {
+        started = process.hrtime.bigint();
+        push(
+          headerLine({
+            width: size?.cols ?? 80,
+            height: size?.rows ?? 24,
+            timestamp: Math.floor(Date.now() / 1000),
+            term: size?.term,
+          }),
+        );
+      }
+      const out = new StringDecoder('utf8');
+      const typed = new StringDecoder('utf8');
+      // Without a pty nothing turns "\n" into "\r\n" (the terminal's job), and a player would
+      // draw a staircase: an exec's output is recorded as a terminal would have shown it.
+      const shown = size
+        ? (text: string) => text
+        : (text: string) => text.replace(/\r?\n/g, '\r\n');
+      return {
+        output: (data) => {
+          if (!full) event('o', shown(out.write(data)));
+        },
+        input: (data) => {
+          if (options.input && !full) event('i', typed.write(data));
+        },
+        resize: (cols, rows) => event('r', `${cols}x${rows}`),
+        end: () => {
+          event('o', shown(out.end()));
+          if (options.input) event('i', typed.end());
+        },
+      };
+    },
+    async close() {
+      if (closed) return;
+      clearTimeout(timer);
+      timer = undefined;
+      await flush(); // a write in progress
+      await flush(); // what waited behind it
+      closed = true;
+      if (dropped > 0) {
+        logger.warn(
+          { connection_id: connectionId, dropped_events: dropped },
+          'the disk lagged; some recording events were dropped',
+        );
+      }
+      await fd.then((h) => h.close()).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,175 @@
+// The recorder and the uploader against an in-memory server that keeps chunks by offset, as
+// the real one does (apps/server features/recordings/store.ts). The end-to-end path, with
+// sshd, the real server and a SIGKILLed gateway, is apps/server/.../sessions/recording.test.ts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../core/logger';
+import type { GatewayMessage } from '../control/protocol';
+import { createRecordings, recordingSpool, type Recordings } from './index';
+
+type Chunk = Extract<GatewayMessage, { type: 'recording_chunk' }>;
+
+/** Keeps bytes by offset; answers each chunk with the size held, as the server does. */
+function fakeServer(options: { refuse?: boolean; connected?: () => boolean } = {}) {
+  const held = new Map<number, Buffer>();
+  const chunks: Chunk[] = [];
+  let recordings: Recordings | undefined;
+  const send = (message: GatewayMessage): boolean => {
+    if (options.connected && !options.connected()) return false;
+    if (message.type !== 'recording_chunk') return false;
+    chunks.push(message);
+    const have = held.get(message.connection_id) ?? Buffer.alloc(0);
+    const data = Buffer.from(message.data, 'base64');
+    const end = message.offset + data.length;
+    if (message.offset <= have.length && end > have.length) {
+      held.set(
+        message.connection_id,
+        Buffer.concat([have, data.subarray(have.length - message.offset)]),
+      );
+    }
+    const size = held.get(message.connection_id)?.length ?? 0;
+    setImmediate(() =>
+      recordings?.onAck({
+        connection_id: message.connection_id,
+        size,
+        refused: options.refuse ?? false,
+      }),
+    );
+    return true;
+  };
+  return {
+    held,
+    chunks,
+    send,
+    attach: (r: Recordings) => (recordings = r),
+  };
+}
+
+const dirs: string[] = [];
+const open: Recordings[] = [];
+afterEach(() => {
+  for (const r of open.splice(0)) r.stop();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+function dataDir(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-rec-'));
+  dirs.push(d);
+  return d;
+}
+function start(dir: string, server: ReturnType<typeof fakeServer>, maxBytes?: number): Recordings {
+  const r = createRecordings(dir, server.send, silentLogger, maxBytes);
+  server.attach(r);
+  open.push(r);
+  return r;
+}
+
+describe('session recordings', () => {
+  it('spools asciicast v2 and uploads every byte, then drops the spool', async () => {
+    const dir = dataDir();
+    const server = fakeServer();
+    const recordings = start(dir, server);
+    let failed = false;
+    const session = recordings.open(7, () => (failed = true));
+    const tap = session.channel({ cols: 100, rows: 30, term: 'xterm' }, { input: true });
+    tap.output(Buffer.from('hello '));
+    // A UTF-8 character split across two reads is kept whole.
+    const han = Buffer.from('中', 'utf8');
+    tap.output(han.subarray(0, 1));
+    tap.output(han.subarray(1));
+    tap.input(Buffer.from('ls\r'));
+    tap.resize(120, 40);
+    tap.end();
+    await session.close();
+    expect(await recordings.idle(5000)).toBe(true);
+    expect(failed).toBe(false);
+    expect(fs.readdirSync(recordingSpool(dir))).toEqual([]);
+
+    const lines = server.held.get(7)!.toString('utf8').trimEnd().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      version: 2,
+      width: 100,
+      height: 30,
+      env: { TERM: 'xterm' },
+    });
+    const events = lines.slice(1).map((l) => JSON.parse(l) as [number, string, string]);
+    expect(events.map((e) => [e[1], e[2]])).toEqual([
+      ['o', 'hello '],
+      ['o', '中'],
+      ['i', 'ls\r'],
+      ['r', '120x40'],
+    ]);
+  });
+
+  it('uploads what a previous run left in the spool, from the size the server holds', async () => {
+    const dir = dataDir();
+    const spool = recordingSpool(dir);
+    fs.mkdirSync(spool, { recursive: true });
+    const cast = '{"version":2,"width":80,"height":24}\n[0.5, "o", "left over"]\n';
+    fs.writeFileSync(path.join(spool, '42.cast'), cast);
+    fs.writeFileSync(path.join(spool, 'not-a-recording.txt'), 'x');
+    const server = fakeServer();
+    // The server already holds the header (the first run's upload before it died).
+    server.held.set(42, Buffer.from(cast.slice(0, cast.indexOf('\n') + 1)));
+    const recordings = start(dir, server);
+    recordings.onConnected();
+    expect(await recordings.idle(5000)).toBe(true);
+    expect(server.held.get(42)!.toString()).toBe(cast);
+    expect(fs.readdirSync(spool)).toEqual(['not-a-recording.txt']);
+  });
+
+  it('keeps the spool while the channel is down, and sends it once connected', async () => {
+    const dir = dataDir();
+    let up = false;
+    const server = fakeServer({ connected: () => up });
+    const recordings = start(dir, server);
+    const session = recordings.open(3, () => undefined);
+    // No pty: the output is recorded with the CR a terminal would have added.
+    session.channel(undefined, { input: false }).output(Buffer.from('while down\nnext\r\n'));
+    await session.close();
+    expect(await recordings.idle(700)).toBe(false);
+    expect(fs.existsSync(path.join(recordingSpool(dir), '3.cast'))).toBe(true);
+    up = true;
+    recordings.onConnected();
+    expect(await recordings.idle(5000)).toBe(true);
+    expect(server.held.get(3)!.toString()).toContain('"while down\\r\\nnext\\r\\n"');
+  });
+
+  it('stops at the size limit with a note, and the session goes on', async () => {
+    const dir = dataDir();
+    const server = fakeServer();
+    const recordings = start(dir, server, 4096);
+    let failed = false;
+    const session = recordings.open(11, () => (failed = true));
+    const tap = session.channel(undefined, { input: false });
+    for (let i = 0; i < 400; i++) tap.output(Buffer.from(`line ${i}\n`));
+    await session.close();
+    expect(await recordings.idle(5000)).toBe(true);
+    const text = server.held.get(11)!.toString();
+    expect(text.length).toBeLessThan(4096 + 200);
+    expect(text).toContain('line 0');
+    expect(text).not.toContain('line 399');
+    expect(text.trimEnd().split('\n').at(-1)).toContain('stopped at its size limit');
+    expect(failed).toBe(false);
+  });
+
+  it('drops a recording the server refuses', async () => {
+    const dir = dataDir();
+    const server = fakeServer({ refuse: true });
+    const recordings = start(dir, server);
+    const session = recordings.open(9, () => undefined);
+    session.channel(undefined, { input: false }).output(Buffer.from('x'));
+    await session.close();
+    expect(await recordings.idle(5000)).toBe(true);
+    expect(fs.readdirSync(recordingSpool(dir))).toEqual([]);
+  });
+
+  it('ends the session when its spool cannot be written (fail closed)', async () => {
+    const dir = dataDir();
+    const recordings = start(dir, fakeServer());
+    fs.rmSync(recordingSpool(dir), { recursive: true });
+    const failed = new Promise<true>((resolve) => recordings.open(5, () => resolve(true)));
+    expect(await failed).toBe(true);
+  });
+});

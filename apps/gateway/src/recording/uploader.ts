@@ -1,0 +1,151 @@
+/**
+ * Streams spooled recordings (`<spool>/<connection_id>.cast`) to the server over the control
+ * channel while their sessions run, and afterwards until the server holds every byte; then the
+ * spool file is deleted. One chunk per recording is in flight at a time: the server answers
+ * recording_ack with the size it holds, and the next chunk starts there, so a lost or repeated
+ * chunk only costs a resend (the server keeps chunks idempotently by offset).
+ *
+ * Files found in the spool at start-up belong to sessions a previous run did not finish (a
+ * crash, a SIGKILL): they upload as soon as the server welcomes this gateway.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../core/logger';
+import { CONTROL_PROTOCOL, RECORDING_CHUNK_BYTES, type GatewayMessage } from '../control/protocol';
+
+const PUMP_MS = 500;
+/** An unanswered chunk is sent again after this long. */
+const ACK_TIMEOUT_MS = 15_000;
+const SPOOL_NAME = /^([1-9][0-9]{0,15})\.cast$/;
+
+interface Upload {
+  /** Bytes the server is known to hold. */
+  acked: number;
+  /** When the chunk in flight was sent, or 0. */
+  sentAt: number;
+  /** The session is over: no more bytes will be appended. */
+  finished: boolean;
+}
+
+export interface RecordingAck {
+  connection_id: number;
+  size: number;
+  refused: boolean;
+}
+
+export interface Uploader {
+  /** A session began recording to its spool file. */
+  track(connectionId: number): void;
+  /** Its recorder closed the file: upload the rest, then delete it. */
+  finish(connectionId: number): void;
+  onAck(ack: RecordingAck): void;
+  /** The control channel (re)connected: nothing is in flight any more. */
+  onConnected(): void;
+  /** Resolves when no recording is left to upload (tests and orderly shutdown). */
+  idle(timeoutMs: number): Promise<boolean>;
+  stop(): void;
+}
+
+export function createUploader(
+  dir: string,
+  send: (message: GatewayMessage) => boolean,
+  logger: Logger,
+): Uploader {
+  const uploads = new Map<number, Upload>();
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const name of fs.readdirSync(dir)) {
+    const match = SPOOL_NAME.exec(name);
+    if (match) uploads.set(Number(match[1]), { acked: 0, sentAt: 0, finished: true });
+  }
+  if (uploads.size > 0) {
+    logger.info({ recordings: uploads.size }, 'recordings left from a previous run will upload');
+  }
+
+  const drop = (id: number): void => {
+    uploads.delete(id);
+    fs.promises.rm(path.join(dir, `${id}.cast`), { force: true }).catch((err: unknown) => {
+      logger.warn({ err, connection_id: id }, 'could not delete an uploaded recording spool');
+    });
+  };
+
+  const step = async (id: number, upload: Upload): Promise<void> => {
+    if (upload.sentAt !== 0 && Date.now() - upload.sentAt < ACK_TIMEOUT_MS) return;
+    upload.sentAt = Date.now(); // claims the slot before the first await
+    try {
+      const handle = await fs.promises.open(path.join(dir, `${id}.cast`), 'r');
+      try {
+        const { size } = await handle.stat();
+        if (size <= upload.acked) {
+          upload.sentAt = 0;
+          if (upload.finished) drop(id);
+          return;
+        }
+        const length = Math.min(RECORDING_CHUNK_BYTES, size - upload.acked);
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, upload.acked);
+        const sent = send({
+          v: CONTROL_PROTOCOL,
+          type: 'recording_chunk',
+          connection_id: id,
+          offset: upload.acked,
+          data: buffer.subarray(0, bytesRead).toString('base64'),
+        });
+        if (!sent) upload.sentAt = 0;
+      } finally {
+        await handle.close();
+      }
+    } catch (err) {
+      upload.sentAt = 0;
+      // A live session's spool may not exist yet (its recorder is opening it).
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        if (upload.finished) uploads.delete(id);
+        return;
+      }
+      logger.warn({ err, connection_id: id }, 'could not read a recording spool');
+    }
+  };
+
+  const pump = (): void => {
+    for (const [id, upload] of uploads) void step(id, upload);
+  };
+  const timer = setInterval(pump, PUMP_MS);
+  timer.unref();
+
+  return {
+    track(id) {
+      if (!uploads.has(id)) uploads.set(id, { acked: 0, sentAt: 0, finished: false });
+    },
+    finish(id) {
+      const upload = uploads.get(id);
+      if (!upload) return;
+      upload.finished = true;
+      void step(id, upload);
+    },
+    onAck(ack) {
+      const upload = uploads.get(ack.connection_id);
+      if (!upload) return;
+      if (ack.refused) {
+        logger.warn({ connection_id: ack.connection_id }, 'the server refused a recording');
+        return drop(ack.connection_id);
+      }
+      upload.acked = ack.size;
+      upload.sentAt = 0;
+      // Straight on to the next chunk: a busy session's backlog drains at channel speed.
+      void step(ack.connection_id, upload);
+    },
+    onConnected() {
+      for (const upload of uploads.values()) upload.sentAt = 0;
+      pump();
+    },
+    async idle(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (uploads.size > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return uploads.size === 0;
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * One client session channel bridged to one channel on the target: shell (with its pty),
+ * exec, and the sftp subsystem, as raw bytes, so stock OpenSSH clients (ssh, scp, sftp) work
+ * byte for byte. Window changes and signals pass on; the exit status or signal passes back
+ * after every byte of output has been handed to the client.
+ * Refused: agent and X11 forwarding, environment variables, other subsystems.
+ */
+import type {
+  ClientChannel,
+  Client,
+  PseudoTtyInfo,
+  PseudoTtyOptions,
+  ServerChannel,
+  Session,
+} from 'ssh2';
+import type { Logger } from '../core/logger';
+import type { ChannelTap, TerminalSize } from '../recording';
+
+type Opened = (err: Error | undefined, channel: ClientChannel) => void;
+
+interface Exit {
+  code: number | null;
+  signal?: string;
+  dump?: boolean;
+  desc?: string;
+}
+
+export interface BridgeEvents {
+  /** What the client ran (an exec command or a subsystem name), for the session's log. */
+  onStart(kind: 'shell' | 'exec' | 'subsystem', detail: string): void;
+  /**
+   * Taps a terminal channel for the session's recording (shell: output, input and resizes;
+   * exec: output only). Undefined when the session is not recorded.
+   */
+  onRecord?(size: TerminalSize | undefined, options: { input: boolean }): ChannelTap;
+}
+
+/**
+ * scp runs as an exec of `scp -t`/`scp -f` and carries file bytes, not a terminal: it is
+ * logged as a file transfer, never recorded as terminal output.
+ */
+const FILE_TRANSFER_EXEC = /^\s*scp(\s|$)/;
+
+export function bridgeSession(
+  session: Session,
+  upstream: Client,
+  logger: Logger,
+  events: BridgeEvents,
+): void {
+  let pty: PseudoTtyOptions | undefined;
+  let target: ClientChannel | undefined;
+  let tap: ChannelTap | undefined;
+  const size = (): TerminalSize | undefined =>
+    pty ? { cols: pty.cols ?? 80, rows: pty.rows ?? 24, term: pty.term } : undefined;
+
+  session.on('pty', (accept, _reject, info: PseudoTtyInfo) => {
+    pty = {
+      rows: info.rows,
+      cols: info.cols,
+      height: info.height,
+      width: info.width,
+      term: info.term,
+      modes: info.modes,
+    };
+    accept?.();
+  });
+  session.on('window-change', (accept, _reject, info) => {
+    target?.setWindow(info.rows, info.cols, info.height, info.width);
+    tap?.resize(info.cols, info.rows);
+    accept?.();
+  });
+  session.on('signal', (accept, _reject, info) => {
+    target?.signal(info.name);
+    accept?.();
+  });
+  // The target's environment is the login user's own; the client does not set it.
+  session.on('env', (_accept, reject) => reject?.());
+  session.on('auth-agent', (_accept, reject) => reject?.());
+  session.on('x11', (_accept, reject) => reject?.());
+
+  // The client's channel is accepted at once: ssh2 refuses a late accept once the client has
+  // sent EOF (`ssh host cmd < /dev/null` does so immediately). Its input waits in the channel
+  // (paused) until the target's channel is open.
+  const open = (accept: () => ServerChannel | undefined, start: (cb: Opened) => void): void => {
+    const channel = accept();
+    if (!channel) return;
+    channel.pause();
+    start((err, opened) => {
+      if (err) {
+        logger.warn({ err: err.message }, 'the target refused a session channel');
+        channel.stderr.write(`Portcullis: the server refused the request (${err.message})\r\n`);
+        channel.exit(1);
+        channel.end();
+        return;
+      }
+      target = opened;
+      pipe(channel, opened, tap);
+    });
+  };
+
+  session.on('shell', (accept) => {
+    events.onStart('shell', '');
+    tap = events.onRecord?.(size(), { input: true });
+    open(accept, (cb) => upstream.shell(pty ?? false, cb));
+  });
+  session.on('exec', (accept, _reject, info) => {
+    events.onStart('exec', info.command);
+    if (!FILE_TRANSFER_EXEC.test(info.command)) tap = events.onRecord?.(size(), { input: false });
+    open(accept, (cb) => upstream.exec(info.command, pty ? { pty } : {}, cb));
+  });
+  session.on('subsystem', (accept, reject, info) => {
+    if (info.name !== 'sftp') return void reject();
+    events.onStart('subsystem', info.name);
+    open(accept, (cb) => upstream.subsys(info.name, cb));
+  });
+}
+
+/** Waits until everything written to `stream` so far has been handed to the SSH layer. */
+function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (!stream.writable) return resolve();
+    stream.write(Buffer.alloc(0), () => resolve());
+  });
+}
+
+function pipe(client: ServerChannel, target: ClientChannel, tap?: ChannelTap): void {
+  let exit: Exit | undefined;
+  client.pipe(target); // the client's EOF becomes the target's EOF
+  target.pipe(client, { end: false });
+  target.stderr.pipe(client.stderr, { end: false });
+  if (tap) {
+    // Extra 'data' listeners see the same chunks as the pipes and never pause them.
+    target.on('data', (data: Buffer) => tap.output(data));
+    target.stderr.on('data', (data: Buffer) => tap.output(data));
+    client.on('data', (data: Buffer) => tap.input(data));
+  }
+  target.on('exit', (code: number | null, signal?: string, dump?: boolean, desc?: string) => {
+    exit = { code, signal, dump, desc };
+  });
+  target.on('close', () => {
+    tap?.end();
+    void Promise.all([flushed(client), flushed(client.stderr)]).then(() => {
+      if (exit?.code !== undefined && exit.code !== null) client.exit(exit.code);
+      else if (exit?.signal) {
+        // ssh2 reports `SIGTERM`; the wire carries `TERM`.
+        client.exit(exit.signal.replace(/^SIG/, ''), exit.dump ?? false, exit.desc ?? '');
+      }
+      client.end();
+    });
+  });
+  client.on('close', () => target.close());
+}

@@ -1,0 +1,128 @@
+/**
+ * The gateway's SSH proxy (default port 9998): `ssh -p 9998 CODE@gateway` reaches the code's
+ * server as its login user. Authentication is in auth.ts, the channel bridge in channels.ts.
+ * Port forwarding of every kind is refused: the gateway carries logged sessions, not tunnels.
+ */
+// ssh2 is CommonJS: Node's ESM loader sees only its default export.
+import ssh2, { type Client, type Connection } from 'ssh2';
+import type { SessionControlApi } from '../control/session-requests';
+import type { Logger } from '../core/logger';
+import type { Recordings, SessionRecorder } from '../recording';
+import { createAuthenticator, type AcceptedSession } from './auth';
+import { bridgeSession, type BridgeEvents } from './channels';
+import { loadHostKey } from './host-key';
+
+export interface SshProxyOptions {
+  port: number;
+  /** Address to listen on (default all addresses). */
+  host?: string;
+  /** Where the host key is kept. */
+  dataDir: string;
+  control: SessionControlApi;
+  logger: Logger;
+  /** Records terminal channels (asciicast v2); without it nothing is recorded. */
+  recordings?: Recordings;
+}
+
+export interface SshProxy {
+  readonly port: number;
+  /** Stops listening and ends every open session. */
+  close(): Promise<void>;
+}
+
+export async function startSshProxy(options: SshProxyOptions): Promise<SshProxy> {
+  const { control, logger } = options;
+  const clients = new Set<Connection>();
+  const byConnectionId = new Map<number, Connection>();
+
+  const server = new ssh2.Server(
+    { hostKeys: [loadHostKey(options.dataDir)], ident: 'Portcullis' },
+    (client, info) => {
+      clients.add(client);
+      let session: AcceptedSession | undefined;
+      // Opened lazily, so an SFTP-only session leaves no empty file.
+      let recorder: SessionRecorder | undefined;
+      const onAuthenticate = createAuthenticator({
+        client,
+        clientIp: info.ip,
+        control,
+        logger,
+        onAccepted: (accepted) => {
+          session = accepted;
+          byConnectionId.set(accepted.connectionId, client);
+          accepted.upstream.on('close', () => client.end());
+        },
+      });
+      // Opened at the first terminal channel; a spool that fails ends the session.
+      const recordings = options.recordings;
+      const onRecord: NonNullable<BridgeEvents['onRecord']> = (size, tapOptions) => {
+        recorder ??= recordings!.open(session!.connectionId, () => {
+          logger.warn({ connection_id: session?.connectionId }, 'recording failed; ending session');
+          client.end();
+        });
+        return recorder.channel(size, tapOptions);
+      };
+      client.on('authentication', (ctx) => {
+        onAuthenticate(ctx).catch((err: unknown) => {
+          logger.error({ err }, 'ssh authentication failed unexpectedly');
+          client.end();
+        });
+      });
+      client.on('ready', () => {
+        const upstream: Client | undefined = session?.upstream;
+        if (!upstream) return void client.end();
+        client.on('session', (accept) =>
+          bridgeSession(accept(), upstream, logger, {
+            onStart: (kind) =>
+              logger.info({ connection_id: session?.connectionId, kind }, 'ssh channel opened'),
+            ...(recordings && { onRecord }),
+          }),
+        );
+      });
+      // Port forwarding, every kind: refused.
+      client.on('tcpip', (_accept, reject) => reject());
+      client.on('openssh.streamlocal', (_accept, reject) => reject());
+      client.on('request', (_accept, reject, name) => {
+        logger.info({ connection_id: session?.connectionId, request: name }, 'refused a forward');
+        reject?.();
+      });
+      client.on('error', (err) => logger.debug({ err: err.message }, 'ssh client error'));
+      client.on('close', () => {
+        clients.delete(client);
+        if (!session) return;
+        byConnectionId.delete(session.connectionId);
+        session.upstream.end();
+        void recorder?.close();
+        control.end(session.connectionId);
+        logger.info({ connection_id: session.connectionId }, 'ssh session closed');
+      });
+    },
+  );
+
+  const stopCuts = control.onCut((connectionId, reason) => {
+    const client = byConnectionId.get(connectionId);
+    if (!client) return;
+    logger.info({ connection_id: connectionId, reason }, 'session cut by the server');
+    client.end();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => {
+      server.removeListener('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  logger.info({ port }, 'ssh proxy listening');
+
+  return {
+    port,
+    close: async () => {
+      stopCuts();
+      for (const client of clients) client.end();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

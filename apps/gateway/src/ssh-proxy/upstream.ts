@@ -1,0 +1,48 @@
+/**
+ * The gateway's connection to the target sshd, with the credential fetched for this one session.
+ * The credential lives in memory for the handshake only and is never written anywhere.
+ * Limits: the target's host key is not pinned yet (the resource has no known host key to check
+ * against); the gateway talks to the address the administrator registered.
+ */
+// ssh2 is CommonJS: Node's ESM loader sees only its default export.
+import ssh2, { type Client } from 'ssh2';
+import type { SessionCredential } from '../control/protocol';
+
+const READY_TIMEOUT_MS = 20_000;
+
+/** Opens an authenticated SSH connection to the target; rejects with the reason. */
+export function connectUpstream(credential: SessionCredential): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client();
+    const fail = (err: Error) => {
+      client.end();
+      reject(err);
+    };
+    client.once('ready', () => {
+      client.removeListener('error', fail);
+      resolve(client);
+    });
+    client.once('error', fail);
+    client.connect({
+      host: credential.host,
+      port: credential.port,
+      username: credential.username,
+      ...(credential.password !== undefined && { password: credential.password }),
+      ...(credential.private_key !== undefined && { privateKey: credential.private_key }),
+      readyTimeout: READY_TIMEOUT_MS,
+      keepaliveInterval: 30_000,
+      // Only the one method the credential is for: no agent, no keyboard prompts.
+      tryKeyboard: false,
+    });
+  });
+}
+
+/** A short word for why the target refused or failed, safe to show and log. */
+export function upstreamReason(err: unknown): string {
+  const e = err as { level?: string; code?: string; message?: string };
+  if (e.level === 'client-authentication') return 'the server refused the login credential';
+  if (e.level === 'client-timeout') return 'the server did not answer in time';
+  if (e.code === 'ECONNREFUSED') return 'the server refused the connection';
+  if (e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH') return 'the server is unreachable';
+  return 'the server could not be reached';
+}

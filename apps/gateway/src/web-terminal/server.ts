@@ -1,0 +1,87 @@
+/**
+ * The gateway's web terminal (default port 8889): a WebSocket server at WEB_TERMINAL_PATH for
+ * the console's xterm.js terminal. Each socket is one session (session.ts); the server's
+ * session_cut ends it. Plain ws: TLS is for a reverse proxy in front of it, for now.
+ */
+import type { IncomingMessage } from 'node:http';
+import { WEB_TERMINAL_PATH } from '@portcullis/contract';
+import { WebSocketServer } from 'ws';
+import type { SessionControlApi } from '../control/session-requests';
+import type { Logger } from '../core/logger';
+import type { Recordings } from '../recording';
+import { handleTerminal } from './session';
+
+/** Input frames are keystrokes and pastes; nothing legitimate comes near this. */
+const MAX_FRAME_BYTES = 64 * 1024;
+const CLOSE_GOING_AWAY = 1001;
+
+export interface WebTerminalOptions {
+  port: number;
+  host?: string;
+  control: SessionControlApi;
+  logger: Logger;
+  recordings?: Recordings;
+}
+
+export interface WebTerminal {
+  readonly port: number;
+  /** Stops listening and ends every open terminal. */
+  close(): Promise<void>;
+}
+
+function clientIp(request: IncomingMessage): string {
+  const address = request.socket.remoteAddress ?? '';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+export async function startWebTerminal(options: WebTerminalOptions): Promise<WebTerminal> {
+  const { control, logger } = options;
+  const cuts = new Map<number, (reason: string) => void>();
+  const server = new WebSocketServer({
+    port: options.port,
+    host: options.host ?? '0.0.0.0',
+    path: WEB_TERMINAL_PATH,
+    maxPayload: MAX_FRAME_BYTES,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.once('listening', () => {
+      server.removeListener('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (err) => logger.error({ err }, 'web terminal server error'));
+  const stopCuts = control.onCut((connectionId, reason) => {
+    const cut = cuts.get(connectionId);
+    if (!cut) return;
+    logger.info({ connection_id: connectionId, reason }, 'web terminal cut by the server');
+    cut(reason);
+  });
+  server.on('connection', (ws, request) =>
+    handleTerminal(ws, clientIp(request), {
+      control,
+      logger,
+      ...(options.recordings && { recordings: options.recordings }),
+      register: (connectionId, cut) => {
+        cuts.set(connectionId, cut);
+        return () => cuts.delete(connectionId);
+      },
+    }),
+  );
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  logger.info({ port }, 'web terminal listening');
+  return {
+    port,
+    close: async () => {
+      stopCuts();
+      for (const ws of server.clients) ws.close(CLOSE_GOING_AWAY, 'GatewayStopping');
+      // A browser that never answers the close frame must not hold the gateway's exit.
+      const force = setTimeout(() => {
+        for (const ws of server.clients) ws.terminate();
+      }, 1000);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearTimeout(force);
+    },
+  };
+}

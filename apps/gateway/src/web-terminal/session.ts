@@ -1,0 +1,232 @@
+/**
+ * One web terminal over one WebSocket: the browser's first text frame carries the token and
+ * the terminal size; the gateway redeems the token with the server (the same grant, credential
+ * and session_start as an SSH proxy login, way `wetty`), opens a shell with a pty on the
+ * target, records it, and relays: binary frames are terminal bytes both ways, text frames are
+ * JSON (resize from the browser; ready and closed from the gateway).
+ *
+ * Flow control: output is read from the target only while the WebSocket's send buffer is
+ * below HIGH_WATER, so a flood (`cat /dev/urandom`) slows the target instead of filling the
+ * gateway's memory or freezing the browser; input pauses the socket while the target's
+ * window is full.
+ */
+import {
+  WebTerminalClientMessageSchema,
+  type WebTerminalClientMessage,
+  type WebTerminalServerMessage,
+} from '@portcullis/contract';
+import type { Client, ClientChannel } from 'ssh2';
+import { WebSocket, type RawData } from 'ws';
+import type { SessionControlApi } from '../control/session-requests';
+import type { Logger } from '../core/logger';
+import type { ChannelTap, Recordings, SessionRecorder } from '../recording';
+import { connectUpstream, upstreamReason } from '../ssh-proxy/upstream';
+
+const AUTH_TIMEOUT_MS = 10_000;
+const HIGH_WATER = 1024 * 1024;
+const LOW_WATER = 256 * 1024;
+const TERM = 'xterm-256color';
+
+/** WebSocket close codes (the JSON `closed` frame before them says why in words). */
+const CLOSE_ENDED = 1000;
+const CLOSE_FAILED = 1011;
+const CLOSE_CUT = 4001;
+const CLOSE_REFUSED = 4403;
+
+export interface TerminalDeps {
+  control: SessionControlApi;
+  logger: Logger;
+  recordings?: Recordings;
+  /** Lets the server's session_cut reach this terminal; returns the unregister function. */
+  register(connectionId: number, cut: (reason: string) => void): () => void;
+}
+
+type AuthMessage = Extract<WebTerminalClientMessage, { type: 'auth' }>;
+
+function parse(data: RawData): WebTerminalClientMessage | null {
+  try {
+    const parsed = WebTerminalClientMessageSchema.safeParse(JSON.parse(data.toString()));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function bytes(data: RawData): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.isBuffer(data) ? data : Buffer.from(data);
+}
+
+export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDeps): void {
+  const { control, logger } = deps;
+  let state: 'auth' | 'opening' | 'open' | 'closed' = 'auth';
+  let upstream: Client | undefined;
+  let channel: ClientChannel | undefined;
+  let recorder: SessionRecorder | undefined;
+  let tap: ChannelTap | undefined;
+  let connectionId: number | undefined;
+  let unregister: (() => void) | undefined;
+
+  const sendJson = (message: WebTerminalServerMessage): void => {
+    if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  };
+  // Idempotent: runs when either side ends, and again if the browser left mid-opening.
+  const release = (): void => {
+    tap?.end();
+    tap = undefined;
+    channel?.close();
+    upstream?.end();
+    void recorder?.close();
+    recorder = undefined;
+    unregister?.();
+    unregister = undefined;
+    if (connectionId !== undefined) {
+      control.end(connectionId);
+      logger.info({ connection_id: connectionId }, 'web terminal closed');
+      connectionId = undefined;
+    }
+  };
+  const finish = (code: string, message: string, wsCode: number): void => {
+    if (state === 'closed') return;
+    state = 'closed';
+    clearTimeout(authTimer);
+    sendJson({ type: 'closed', code, message });
+    // The close reason is limited to 123 bytes: the code only; the text went in the frame.
+    ws.close(wsCode, code);
+    release();
+  };
+  const refuse = (code: string, message: string): void => {
+    // The token is a secret: never logged.
+    logger.warn({ ip: clientIp, code }, 'web terminal refused');
+    finish(code, message, CLOSE_REFUSED);
+  };
+  const authTimer = setTimeout(
+    () => refuse('TunnelNotFound', 'No token arrived in time'),
+    AUTH_TIMEOUT_MS,
+  );
+
+  const relay = (opened: ClientChannel): void => {
+    let paused = false;
+    const drained = (): void => {
+      if (paused && ws.bufferedAmount < LOW_WATER) {
+        paused = false;
+        opened.resume();
+      }
+    };
+    const forward = (data: Buffer): void => {
+      tap?.output(data);
+      if (ws.readyState !== WebSocket.OPEN) return;
+      ws.send(data, { binary: true }, drained);
+      if (!paused && ws.bufferedAmount > HIGH_WATER) {
+        paused = true;
+        opened.pause();
+      }
+    };
+    opened.on('data', forward);
+    opened.stderr.on('data', forward);
+    opened.on('close', () => finish('SessionEnded', 'The session ended', CLOSE_ENDED));
+  };
+
+  // A function, not a comparison: TypeScript would keep its narrowing across the awaits.
+  const gone = (): boolean => state === 'closed';
+  const open = async (auth: AuthMessage): Promise<void> => {
+    const resolved = await control.redeem(auth.token, clientIp);
+    if (gone()) return;
+    if (!resolved.ok) return refuse(resolved.refusal.code, resolved.refusal.message);
+    const username = resolved.resolved.login_users[0];
+    if (!username) return refuse('TunnelNotFound', 'No login user');
+    const credential = await control.credential(resolved.grant, username);
+    if (gone()) return;
+    if (!credential.ok) return refuse(credential.refusal.code, credential.refusal.message);
+    try {
+      upstream = await connectUpstream(credential.credential);
+    } catch (err) {
+      const reason = upstreamReason(err);
+      logger.warn(
+        { ip: clientIp, resource_id: resolved.resolved.resource.id, reason },
+        'target login failed',
+      );
+      return refuse('InvalidResource', `The resource refused: ${reason}`);
+    }
+    if (gone()) return release();
+    upstream.on('close', () =>
+      finish('SessionEnded', 'The server closed the connection', CLOSE_ENDED),
+    );
+    upstream.on('error', (err) => logger.debug({ err: err.message }, 'target connection error'));
+    const started = await control.start(resolved.grant, clientIp, 'wetty');
+    if (!started.ok) return refuse(started.refusal.code, started.refusal.message);
+    connectionId = started.connectionId;
+    if (gone()) return release();
+    unregister = deps.register(connectionId, (reason) =>
+      finish(
+        'SessionCut',
+        `The session was ended by the server${reason ? `: ${reason}` : ''}`,
+        CLOSE_CUT,
+      ),
+    );
+    if (deps.recordings) {
+      recorder = deps.recordings.open(connectionId, () =>
+        finish('RecordingFailed', 'The recording could not be written', CLOSE_FAILED),
+      );
+      tap = recorder.channel({ cols: auth.cols, rows: auth.rows, term: TERM }, { input: true });
+    }
+    upstream.shell({ term: TERM, cols: auth.cols, rows: auth.rows }, (err, opened) => {
+      if (err)
+        return finish(
+          'InvalidResource',
+          `The server refused a shell: ${err.message}`,
+          CLOSE_FAILED,
+        );
+      if (gone()) return void opened.close();
+      channel = opened;
+      state = 'open';
+      relay(opened);
+      logger.info(
+        {
+          ip: clientIp,
+          connection_id: connectionId,
+          tunnel_id: resolved.resolved.tunnel_id,
+          username,
+        },
+        'web terminal opened',
+      );
+      sendJson({ type: 'ready', connection_id: started.connectionId, username });
+    });
+  };
+
+  ws.on('message', (data: RawData, isBinary: boolean) => {
+    if (state === 'auth') {
+      const message = isBinary ? null : parse(data);
+      if (message?.type !== 'auth')
+        return refuse('InvalidParameter', 'The first message must carry the token');
+      state = 'opening';
+      clearTimeout(authTimer);
+      open(message).catch((err: unknown) => {
+        logger.error({ err }, 'web terminal failed unexpectedly');
+        finish('UnknowError', 'The terminal could not be opened', CLOSE_FAILED);
+      });
+      return;
+    }
+    if (state !== 'open' || !channel) return;
+    if (isBinary) {
+      const input = bytes(data);
+      tap?.input(input);
+      if (!channel.write(input)) {
+        ws.pause();
+        channel.once('drain', () => ws.resume());
+      }
+      return;
+    }
+    const message = parse(data);
+    if (message?.type === 'resize') {
+      channel.setWindow(message.rows, message.cols, 0, 0);
+      tap?.resize(message.cols, message.rows);
+    }
+  });
+  ws.on('close', () => {
+    clearTimeout(authTimer);
+    state = 'closed';
+    release();
+  });
+  ws.on('error', (err) => logger.debug({ err: err.message }, 'web terminal socket error'));
+}

@@ -1,0 +1,138 @@
+/**
+ * The gateway's question "may this client use this code here?", answered by the server (the
+ * control channel of issue 6 calls this; nothing else should). It fails closed: a code that is
+ * unknown, deleted, of another cluster, or whose owner no longer reaches the resource answers
+ * TunnelNotFound, whichever it is, so a gateway learns nothing by trying codes.
+ *
+ * Checks, in order: the code's form; it exists, is enabled and belongs to a resource of the
+ * asking gateway's cluster (TunnelNotFound); not expired (TunnelExpire); its owner is enabled
+ * (AccountDisabled) and still reaches the workgroup and its resource (TunnelNotFound); the
+ * client's address is allowed (IPNotInWhiteList). A temporary authorization also needs its
+ * password (PasswordError) and works once: the first successful check uses it (TunnelExpire
+ * afterwards). No credential of the target is returned; the gateway fetches that per session.
+ */
+import { CODE_PATTERN, allowIpMatches, type ResolvedCode } from '@portcullis/contract';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/app-error';
+import { nowSeconds } from '../../lib/time';
+import { verifyPassword } from '../auth/passwords';
+import { loginsOf } from '../resources/service';
+import { reachableResource } from '../workgroups/access';
+import { accountReachesProject } from '../workgroups/revoke';
+import { grantedUsernames, resourceUsernames } from '../workgroups/view';
+import { codeHash } from './code-value';
+
+export interface ResolveCodeRequest {
+  /** The cluster of the gateway that asks (from its authenticated control channel). */
+  networkId: number;
+  code: string;
+  /** The address the client connected to the gateway from. */
+  clientIp: string;
+  /** Required for a temporary authorization; ignored otherwise. */
+  password?: string | undefined;
+}
+
+export async function resolveCode(
+  ctx: AppContext,
+  request: ResolveCodeRequest,
+): Promise<ResolvedCode> {
+  if (!CODE_PATTERN.test(request.code)) throw new AppError('TunnelNotFound');
+  const tunnel = await ctx.db
+    .selectFrom('tunnel')
+    .selectAll()
+    .where('code_hash', '=', codeHash(request.code))
+    .executeTakeFirst();
+  if (!tunnel || tunnel.status !== 'enable') throw new AppError('TunnelNotFound');
+  const link = await ctx.db
+    .selectFrom('project_resource')
+    .innerJoin('project', 'project.id', 'project_resource.project_id')
+    .innerJoin('resource', 'resource.id', 'project_resource.resource_id')
+    .select([
+      'project_resource.id',
+      'project_resource.project_id',
+      'project_resource.login_usernames',
+      'project_resource.created_at',
+      'project_resource.resource_id',
+    ])
+    .where('project_resource.id', '=', tunnel.project_resource_id)
+    .where('project.company_id', '=', tunnel.company_id)
+    // A resource of a cluster whose share ended is out of reach.
+    .where(reachableResource(tunnel.company_id))
+    .executeTakeFirst();
+  const resource = link
+    ? await ctx.db
+        .selectFrom('resource')
+        .selectAll()
+        .where('id', '=', link.resource_id)
+        .executeTakeFirst()
+    : undefined;
+  if (!link || !resource || resource.network_id !== request.networkId)
+    throw new AppError('TunnelNotFound');
+  if (tunnel.expire_time <= nowSeconds()) throw new AppError('TunnelExpire');
+  const account = await ctx.db
+    .selectFrom('account')
+    .selectAll()
+    .where('id', '=', tunnel.account_id)
+    .executeTakeFirstOrThrow();
+  if (account.status !== 0) throw new AppError('AccountDisabled');
+  if (!(await accountReachesProject(ctx, account, link.project_id)))
+    throw new AppError('TunnelNotFound');
+  if (!allowIpMatches(tunnel.allow_ip, request.clientIp)) throw new AppError('IPNotInWhiteList');
+
+  const logins = (await loginsOf(ctx, [resource.id])).get(resource.id) ?? [];
+  const granted = grantedUsernames(link, resourceUsernames(resource, logins));
+  let loginUsers: string[];
+  if (tunnel.type === 'tmp_share') {
+    if (!(await verifyPassword(tunnel.tmp_passwd_hash, request.password ?? '')))
+      throw new AppError('PasswordError');
+    if (!granted.includes(tunnel.tmp_username)) throw new AppError('TunnelNotFound');
+    // Used once: only the first check that sets used_at succeeds, even under races.
+    const used = await ctx.db
+      .updateTable('tunnel')
+      .set({ used_at: nowSeconds() })
+      .where('id', '=', tunnel.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) throw new AppError('TunnelExpire');
+    loginUsers = [tunnel.tmp_username];
+  } else {
+    const chosen = await ctx.db
+      .selectFrom('project_resource_default')
+      .select('default_username')
+      .where('project_resource_id', '=', link.id)
+      .where('account_id', '=', account.id)
+      .executeTakeFirst();
+    const preferred = chosen?.default_username;
+    loginUsers =
+      preferred && granted.includes(preferred)
+        ? [preferred, ...granted.filter((u) => u !== preferred)]
+        : granted;
+  }
+
+  const network = await ctx.db
+    .selectFrom('network')
+    .select(['safe_mode'])
+    .where('id', '=', resource.network_id)
+    .executeTakeFirstOrThrow();
+  return {
+    tunnel_id: tunnel.id,
+    type: tunnel.type === 'tmp_share' ? 'tmp_share' : 'normal',
+    company_id: tunnel.company_id,
+    account: { id: account.id, name: account.name, account: account.account },
+    project_id: link.project_id,
+    project_resource_id: link.id,
+    resource: {
+      id: resource.id,
+      name: resource.name,
+      os: resource.os,
+      ip_address: resource.ip_address,
+      port: resource.port,
+      network_id: resource.network_id,
+      databases: resource.databases ? resource.databases.split(';') : [],
+    },
+    login_users: loginUsers,
+    // Safe mode applies to Linux sessions while the cluster runs it and the code keeps it.
+    safe_mode: resource.os === 'linux' && network.safe_mode === 1 && tunnel.safe_mode === 1 ? 1 : 0,
+    expire_time: tunnel.expire_time,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Recording chunks from a gateway's control channel (contract control.ts `recording_chunk`):
+ * a gateway may add to the recordings of sessions on resources of its own cluster only, live
+ * or ended (a restarted gateway uploads what its spool kept). The first stored byte marks the
+ * connection row as having a recording.
+ */
+import {
+  RECORDING_CHUNK_BYTES,
+  RECORDING_MAX_BYTES,
+  RECORDING_SLACK_BYTES,
+  type GatewayMessage,
+} from '@portcullis/contract';
+import type { AppContext } from '../../context';
+import { recordingStore } from './store';
+
+type Chunk = Extract<GatewayMessage, { type: 'recording_chunk' }>;
+
+export interface ChunkOutcome {
+  size: number;
+  refused: boolean;
+}
+
+export async function ingestChunk(
+  ctx: AppContext,
+  networkId: number,
+  chunk: Chunk,
+): Promise<ChunkOutcome> {
+  const row = await ctx.db
+    .selectFrom('tunnel_connection as c')
+    .innerJoin('resource as r', 'r.id', 'c.resource_id')
+    .select(['c.company_id', 'c.recording'])
+    .where('c.id', '=', chunk.connection_id)
+    .where('r.network_id', '=', networkId)
+    .executeTakeFirst();
+  if (!row) return { size: 0, refused: true };
+  const data = Buffer.from(chunk.data, 'base64');
+  const tooLarge = chunk.offset + data.length > RECORDING_MAX_BYTES + RECORDING_SLACK_BYTES;
+  if (data.length > RECORDING_CHUNK_BYTES || tooLarge) return { size: 0, refused: true };
+  const key = { companyId: row.company_id, connectionId: chunk.connection_id };
+  const size = await recordingStore(ctx.config.dataDir).write(key, chunk.offset, data);
+  if (size > 0 && row.recording === 0) {
+    await ctx.db
+      .updateTable('tunnel_connection')
+      .set({ recording: 1 })
+      .where('id', '=', chunk.connection_id)
+      .execute();
+  }
+  return { size, refused: false };
+}

@@ -1,0 +1,58 @@
+// The filesystem recording store: chunks kept by offset, repeats and overlaps ignored, gaps
+// refused, concurrent writes to one recording serialised.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { castForReader } from './cast-filter';
+import { filesystemRecordingStore } from './store';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-recordings-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('the filesystem recording store', () => {
+  const store = filesystemRecordingStore(dir);
+  const key = { companyId: 3, connectionId: 11 };
+
+  it('keeps chunks by offset, idempotently', async () => {
+    expect(await store.read(key)).toBeNull();
+    expect(await store.write(key, 0, Buffer.from('abc'))).toBe(3);
+    expect(await store.write(key, 0, Buffer.from('abc'))).toBe(3); // a repeat
+    expect(await store.write(key, 2, Buffer.from('cde'))).toBe(5); // an overlap
+    expect(await store.write(key, 9, Buffer.from('zz'))).toBe(5); // a gap: resend from 5
+    expect((await store.read(key))!.toString()).toBe('abcde');
+    expect(fs.existsSync(path.join(dir, 'recordings', '3', '11.cast'))).toBe(true);
+  });
+
+  it('serialises concurrent writes to one recording', async () => {
+    const other = { companyId: 3, connectionId: 12 };
+    const sizes = await Promise.all([
+      store.write(other, 0, Buffer.from('0123')),
+      store.write(other, 0, Buffer.from('0123')),
+      store.write(other, 4, Buffer.from('4567')),
+    ]);
+    expect(sizes).toEqual([4, 4, 8]);
+    expect((await store.read(other))!.toString()).toBe('01234567');
+  });
+});
+
+describe('a recording shaped for its reader', () => {
+  const cast = [
+    '{"version": 2, "width": 80, "height": 24}',
+    '[0.1, "o", "$ "]',
+    '[0.2, "i", "secret\\r"]',
+    '[0.3, "r", "100x30"]',
+    '[0.4, "o", "partial',
+  ].join('\n');
+
+  it('keeps whole lines only, and input only for those who may see it', () => {
+    const all = castForReader(Buffer.from(cast), true).toString();
+    expect(all.split('\n')).toHaveLength(5);
+    expect(all).toContain('secret');
+    expect(all).not.toContain('partial');
+    const noInput = castForReader(Buffer.from(cast), false).toString();
+    expect(noInput).not.toContain('secret');
+    expect(noInput.trimEnd().split('\n')).toHaveLength(3);
+    expect(noInput.endsWith('\n')).toBe(true);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Where recordings are kept. The filesystem store (the default) writes
+ * `<dataDir>/recordings/<company_id>/<connection_id>.cast`; an S3 store can take its place
+ * behind the same interface (STORAGE_URL, later).
+ *
+ * Chunks arrive from gateways by offset and may repeat or overlap after a reconnect or a
+ * gateway restart: a write keeps only the bytes beyond what is held, and refuses a gap (the
+ * caller learns the size held and the gateway resends from there). Writes to one recording are
+ * serialised in this process.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface RecordingKey {
+  companyId: number;
+  connectionId: number;
+}
+
+export interface RecordingStore {
+  /** Stores `data`, which starts at byte `offset`; resolves with the size now held. */
+  write(key: RecordingKey, offset: number, data: Buffer): Promise<number>;
+  /** The whole recording, or null when there is none. */
+  read(key: RecordingKey): Promise<Buffer | null>;
+  /**
+   * Where the recording is: ready to read, in an archive tier (read after a restore), being
+   * restored, or not there at all. The filesystem store has no archive tier.
+   */
+  state(key: RecordingKey): Promise<RecordingState>;
+  /** Starts bringing an archived recording back (S3 restore); nothing for the filesystem. */
+  restore(key: RecordingKey): Promise<void>;
+}
+
+export type RecordingState = 'available' | 'archived' | 'restoring' | 'missing';
+
+export function filesystemRecordingStore(dataDir: string): RecordingStore {
+  const root = path.join(dataDir, 'recordings');
+  const locks = new Map<string, Promise<unknown>>();
+  // Both parts are integers (the caller's types and the database say so): never a path a
+  // client chose.
+  const fileOf = (key: RecordingKey): string =>
+    path.join(root, String(Math.trunc(key.companyId)), `${Math.trunc(key.connectionId)}.cast`);
+
+  const serialised = <T>(file: string, work: () => Promise<T>): Promise<T> => {
+    const previous = locks.get(file) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    locks.set(file, settled);
+    void settled.then(() => {
+      if (locks.get(file) === settled) locks.delete(file);
+    });
+    return next;
+  };
+
+  return {
+    write(key, offset, data) {
+      const file = fileOf(key);
+      return serialised(file, async () => {
+        await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+        const handle = await fs.promises.open(file, 'a+', 0o600);
+        try {
+          const { size } = await handle.stat();
+          const end = offset + data.length;
+          if (offset > size || end <= size) return size;
+          await handle.write(data.subarray(size - offset));
+          return end;
+        } finally {
+          await handle.close();
+        }
+      });
+    },
+    async state(key) {
+      try {
+        await fs.promises.access(fileOf(key));
+        return 'available';
+      } catch {
+        return 'missing';
+      }
+    },
+    async restore() {},
+    async read(key) {
+      try {
+        return await fs.promises.readFile(fileOf(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    },
+  };
+}
+
+const stores = new Map<string, RecordingStore>();
+
+/** The one store of a data folder (one per folder, so its write lock covers every caller). */
+export function recordingStore(dataDir: string): RecordingStore {
+  let store = stores.get(dataDir);
+  if (!store) stores.set(dataDir, (store = filesystemRecordingStore(dataDir)));
+  return store;
+}

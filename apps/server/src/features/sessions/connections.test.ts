@@ -1,0 +1,303 @@
+/**
+ * Online connections end to end: real ssh sessions held open through the real gateway to the
+ * real sshd, seen in the online list and count by those allowed to see them, and cut from the
+ * API (one, several), by deleting the code, by its expiry and by disabling the member; the
+ * stock OpenSSH client must exit within about a second of the cut.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { createOtherTeam, otherTeamAdmin } from '../team/test-fixtures';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  failure,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import { openSshClient, run, type OpenSshClient, type RunResult } from './openssh.test-helpers';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Row {
+  id: number;
+  connection_id: number;
+  account: { id: number; name: string };
+  project_id: number;
+  project_name: string;
+  resource_id: number;
+  resource_name: string;
+  way: string;
+  create_time: number;
+  duration: number;
+}
+
+/** A held-open session: its client's exit, and when it exited. */
+interface Held {
+  done: Promise<RunResult & { at: number }>;
+}
+
+describe('online connections with a real gateway, sshd and OpenSSH clients', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let erin: { id: number; client: TestClient };
+  let frank: { id: number; client: TestClient };
+  let wade: { id: number; client: TestClient };
+  let audit: { id: number; client: TestClient };
+  let other: TestClient;
+  let gateway: Gateway;
+  let sshd: SshdPeer;
+  let client: OpenSshClient;
+  let dir: string;
+  let port: number;
+  let lab: number;
+  let wg: number;
+  let server: number;
+  let web: number;
+  let code: { id: number; code: string };
+
+  const newCode = async () => {
+    const res = await erin.client.post('/api/tunnel', { project_resource_id: web });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { id: number; code: string };
+  };
+
+  /** An ssh session that runs until it is cut (or 60 s pass). */
+  const hold = (c = code.code): Held => ({
+    done: run(
+      'ssh',
+      [...client.options('publickey'), '-p', String(port), `${c}@127.0.0.1`, 'sleep 60'],
+      { timeoutMs: 70_000 },
+    ).then((r) => ({ ...r, at: Date.now() })),
+  });
+
+  const list = async (c: TestClient, query = '') => {
+    const res = await c.get(`/api/v1/tunnel_connection/list${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { objects: Row[]; num_results: number };
+  };
+  const count = async (c: TestClient) =>
+    (await c.get('/api/v1/tunnel_connection/count')).json().count as number;
+
+  /** Waits until the administrator sees `n` online connections; returns them. */
+  const online = async (n: number): Promise<Row[]> => {
+    let rows = (await list(admin)).objects;
+    for (let i = 0; i < 100 && rows.length !== n; i++) {
+      await sleep(100);
+      rows = (await list(admin)).objects;
+    }
+    expect(rows).toHaveLength(n);
+    return rows;
+  };
+
+  /** The client exits within about a second of `from` (the cut), never reaching its end. */
+  const exitsSoon = async (held: Held, from: number) => {
+    const res = await held.done;
+    expect(res.at - from).toBeLessThan(2000);
+    expect(res.code).not.toBe(0);
+  };
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-online-'));
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    sshd = await startSshd({});
+    const added = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'sshd',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: sshd.port,
+      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    server = added.json().id as number;
+    wg = await createWorkgroup(admin, 'Online');
+    await addResourcesTo(admin, wg, [server]);
+    erin = await member(t, 'erin@demo.local');
+    frank = await member(t, 'frank@demo.local');
+    wade = await member(t, 'wade@demo.local');
+    audit = await member(t, 'audit@demo.local', 2);
+    await addMembersTo(admin, wg, [erin.id, frank.id]);
+    await addMembersTo(admin, wg, [wade.id], 1);
+    web = await projectResourceId(admin, wg, server);
+    await createOtherTeam(t);
+    other = await otherTeamAdmin(t);
+
+    port = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { ssh_port: port },
+      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    await gateway.sshProxy;
+    client = await openSshClient(dir);
+    const key2 = await erin.client.post('/api/account_pubkey', {
+      title: 'laptop',
+      pubkey: client.publicKey,
+    });
+    expect(key2.statusCode, key2.body).toBe(200);
+    code = await newCode();
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await sshd?.stop();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists and counts a held session for those allowed to see it, and nobody else', async () => {
+    const held = hold();
+    const [row] = await online(1);
+    expect(row).toMatchObject({
+      connection_id: row!.id,
+      account: { id: erin.id, name: 'erin' },
+      project_id: wg,
+      project_name: 'Online',
+      resource_id: server,
+      resource_name: 'sshd',
+      way: 'ssh',
+      client_ip_address: '127.0.0.1',
+      duration: expect.any(Number),
+    });
+    expect(await count(admin)).toBe(1);
+    expect(await count(erin.client)).toBe(1);
+    // The workgroup's administrator sees the members' sessions on it.
+    expect((await list(wade.client)).objects.map((r) => r.id)).toEqual([row!.id]);
+    expect(await count(wade.client)).toBe(1);
+    // Every administrator role sees the team's (the dashboard's online list).
+    expect(await count(audit.client)).toBe(1);
+    // Another member of the workgroup, and another team, see nothing and cannot cut it.
+    expect(await count(frank.client)).toBe(0);
+    expect((await list(frank.client)).num_results).toBe(0);
+    expect(await count(other)).toBe(0);
+    expect((await list(other)).num_results).toBe(0);
+    for (const c of [frank.client, other]) {
+      expect(failure(await c.delete(`/api/tunnel_connection/${row!.id}`))).toBe(
+        '404 ConnectionIDNotFound',
+      );
+      const many = await c.post('/api/tunnel_connection/delete_all', {
+        connection_ids: [row!.id],
+      });
+      expect(many.json()).toEqual({ ok: true, cut: 0 });
+    }
+    // Filters.
+    expect((await list(admin, `?q_project=${wg}`)).num_results).toBe(1);
+    expect((await list(admin, `?q_project=${wg + 1000}`)).num_results).toBe(0);
+    expect((await list(admin, `?q_resource=${server}`)).num_results).toBe(1);
+    expect((await list(admin, `?q_resource=${server + 1000}`)).num_results).toBe(0);
+    expect((await list(admin, `?q_network_id=${lab}`)).num_results).toBe(1);
+    expect((await list(admin, `?q_network_id=${lab + 1000}`)).num_results).toBe(0);
+    expect((await list(admin, '?page=2&page_size=1')).objects).toEqual([]);
+
+    // An administrator cuts it: the client exits within about a second, and it is gone.
+    const cutAt = Date.now();
+    const res = await admin.delete(`/api/tunnel_connection/${row!.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    await exitsSoon(held, cutAt);
+    expect((await list(admin)).num_results).toBe(0);
+    expect(await count(erin.client)).toBe(0);
+    expect(failure(await admin.delete(`/api/tunnel_connection/${row!.id}`))).toBe(
+      '404 ConnectionIDNotFound',
+    );
+  });
+
+  it('cuts several at once for the workgroup administrator (delete_all)', async () => {
+    const a = hold();
+    const b = hold();
+    const rows = await online(2);
+    const cutAt = Date.now();
+    const res = await wade.client.post('/api/tunnel_connection/delete_all', {
+      connection_ids: rows.map((r) => r.id),
+    });
+    expect(res.json()).toEqual({ ok: true, cut: 2 });
+    await exitsSoon(a, cutAt);
+    await exitsSoon(b, cutAt);
+    expect((await list(admin)).num_results).toBe(0);
+  });
+
+  it('lets a member cut their own session', async () => {
+    const held = hold();
+    const [row] = await online(1);
+    const cutAt = Date.now();
+    expect((await erin.client.delete(`/api/tunnel_connection/${row!.id}`)).statusCode).toBe(200);
+    await exitsSoon(held, cutAt);
+  });
+
+  it('cuts the sessions of a deleted code', async () => {
+    const held = hold();
+    await online(1);
+    const cutAt = Date.now();
+    const res = await erin.client.patch(`/api/tunnel/${code.id}`, { status: 'disable' });
+    expect(res.statusCode, res.body).toBe(200);
+    await exitsSoon(held, cutAt);
+    await online(0);
+    code = await newCode();
+  });
+
+  it('cuts the sessions of a code that expires (the sweep)', async () => {
+    const held = hold();
+    await online(1);
+    const expiredAt = Date.now();
+    await t.ctx.db
+      .updateTable('tunnel')
+      .set({ expire_time: Math.floor(Date.now() / 1000) - 1 })
+      .where('id', '=', code.id)
+      .execute();
+    const res = await held.done;
+    // The sweep runs every 5 s.
+    expect(res.at - expiredAt).toBeLessThan(7000);
+    await online(0);
+    await t.ctx.db.deleteFrom('tunnel').where('id', '=', code.id).execute();
+    code = await newCode();
+  });
+
+  it('cuts the sessions of a member removed from the workgroup', async () => {
+    const held = hold();
+    await online(1);
+    const cutAt = Date.now();
+    const res = await admin.request('DELETE', `/api/v1/project/members/${wg}`, {
+      account_ids: [erin.id],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await exitsSoon(held, cutAt);
+    await online(0);
+    await addMembersTo(admin, wg, [erin.id]);
+    code = await newCode();
+  });
+
+  it('cuts the sessions of a disabled member', async () => {
+    const held = hold();
+    await online(1);
+    const cutAt = Date.now();
+    const res = await admin.patch(`/api/v1/account/${erin.id}`, { status: true });
+    expect(res.statusCode, res.body).toBe(200);
+    await exitsSoon(held, cutAt);
+    await online(0);
+  });
+});

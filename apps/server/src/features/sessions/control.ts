@@ -1,0 +1,207 @@
+/**
+ * The session half of the control channel, on the server (contract control.ts, protocol 2):
+ * a gateway resolves a code (getting a single-use grant), fetches the credential for that one
+ * session, reports its start (an online connection row) and end, and is told to cut it.
+ * The hub (features/clusters/hub.ts) hands it every session message of a greeted gateway.
+ *
+ * Refusals carry the catalogue code and its English text; nothing secret (a code, a password,
+ * a key) is logged here or anywhere in the reply but the credential itself.
+ */
+import {
+  CONTROL_PROTOCOL,
+  formatError,
+  type GatewayMessage,
+  type ServerMessage,
+  type SessionRefusal,
+} from '@portcullis/contract';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/app-error';
+import { resolveCode } from '../codes/resolve';
+import { ingestChunk } from '../recordings/ingest';
+import { redeemWebTerminalToken } from '../web-terminal/service';
+import { endConnections, openConnection } from './connections';
+import { ExplainedRefusal, sessionCredential } from './credential';
+import { createGrantStore } from './grants';
+import { checkMemberKey } from './pubkey';
+
+/** One greeted gateway connection, as the hub knows it. */
+export interface GatewayLink {
+  networkId: number;
+  send(message: ServerMessage): void;
+  log: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
+}
+
+type SessionMessage = Extract<
+  GatewayMessage,
+  {
+    type:
+      | 'resolve_code'
+      | 'redeem_web_token'
+      | 'session_credential'
+      | 'session_start'
+      | 'session_end'
+      | 'recording_chunk';
+  }
+>;
+
+export const SESSION_MESSAGE_TYPES: ReadonlySet<string> = new Set([
+  'resolve_code',
+  'redeem_web_token',
+  'session_credential',
+  'session_start',
+  'session_end',
+  'recording_chunk',
+]);
+
+export function isSessionMessage(message: GatewayMessage): message is SessionMessage {
+  return SESSION_MESSAGE_TYPES.has(message.type);
+}
+
+export interface SessionControl {
+  onMessage(link: GatewayLink, message: SessionMessage): Promise<void>;
+  /** The gateway went away: its sessions are over. */
+  onGatewayClosed(link: GatewayLink): Promise<void>;
+  /** Tells the gateway carrying this session to end it; false when no gateway here has it. */
+  cut(connectionId: number, reason?: string): boolean;
+}
+
+function refusalOf(error: unknown): SessionRefusal {
+  if (error instanceof ExplainedRefusal) {
+    return {
+      code: error.code,
+      message: `${formatError(error.code, 'en_US')}: ${error.explanation}`,
+    };
+  }
+  if (error instanceof AppError) {
+    return { code: error.code, message: formatError(error.code, 'en_US', error.params) };
+  }
+  return { code: 'UnknowError', message: formatError('UnknowError', 'en_US') };
+}
+
+export function createSessionControl(getCtx: () => AppContext): SessionControl {
+  const grants = createGrantStore();
+  /** Open sessions by connection id, with the gateway link carrying them. */
+  const open = new Map<number, GatewayLink>();
+  const v = CONTROL_PROTOCOL;
+
+  const handlers: {
+    [T in SessionMessage['type']]: (
+      link: GatewayLink,
+      m: Extract<SessionMessage, { type: T }>,
+    ) => Promise<void>;
+  } = {
+    async resolve_code(link, m) {
+      const ctx = getCtx();
+      try {
+        const resolved = await resolveCode(ctx, {
+          networkId: link.networkId,
+          code: m.code,
+          clientIp: m.client_ip,
+          password: m.password,
+        });
+        if (m.public_key !== undefined) await checkMemberKey(ctx, resolved, m.public_key);
+        const grant = grants.issue(link, resolved);
+        link.log.info(
+          { tunnel_id: resolved.tunnel_id, account_id: resolved.account.id, ip: m.client_ip },
+          'code resolved for a gateway',
+        );
+        link.send({ v, type: 'code_resolved', request_id: m.request_id, resolved, grant });
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal.code === 'UnknowError') link.log.error({ err: error }, 'resolve_code failed');
+        link.log.warn({ code: refusal.code, ip: m.client_ip }, 'code refused for a gateway');
+        link.send({ v, type: 'code_resolved', request_id: m.request_id, refusal });
+      }
+    },
+    async redeem_web_token(link, m) {
+      // The web terminal's way to a grant: the same grant resolve_code gives the SSH proxy.
+      try {
+        const resolved = await redeemWebTerminalToken(
+          getCtx(),
+          link.networkId,
+          m.token,
+          m.client_ip,
+        );
+        const grant = grants.issue(link, resolved);
+        link.log.info(
+          { tunnel_id: resolved.tunnel_id, account_id: resolved.account.id, ip: m.client_ip },
+          'web terminal token redeemed',
+        );
+        link.send({ v, type: 'code_resolved', request_id: m.request_id, resolved, grant });
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal.code === 'UnknowError') link.log.error({ err: error }, 'redeem failed');
+        link.log.warn({ code: refusal.code, ip: m.client_ip }, 'web terminal token refused');
+        link.send({ v, type: 'code_resolved', request_id: m.request_id, refusal });
+      }
+    },
+    async session_credential(link, m) {
+      const grant = grants.get(link, m.grant);
+      try {
+        if (!grant || grant.username !== null) throw new AppError('TunnelNotFound');
+        grant.username = m.username;
+        const credential = await sessionCredential(getCtx(), grant.resolved, m.username);
+        link.send({ v, type: 'session_credential_result', request_id: m.request_id, credential });
+      } catch (error) {
+        if (grant) grants.spend(m.grant);
+        const refusal = refusalOf(error);
+        if (refusal.code === 'UnknowError') link.log.error({ err: error }, 'credential failed');
+        link.send({ v, type: 'session_credential_result', request_id: m.request_id, refusal });
+      }
+    },
+    async session_start(link, m) {
+      const grant = grants.get(link, m.grant);
+      grants.spend(m.grant);
+      if (!grant || grant.username === null) {
+        const refusal = refusalOf(new AppError('TunnelNotFound'));
+        link.send({ v, type: 'session_started', request_id: m.request_id, refusal });
+        return;
+      }
+      const id = await openConnection(getCtx(), grant, { way: m.way, clientIp: m.client_ip });
+      open.set(id, link);
+      link.log.info(
+        { connection_id: id, tunnel_id: grant.resolved.tunnel_id, way: m.way },
+        'session started',
+      );
+      link.send({ v, type: 'session_started', request_id: m.request_id, connection_id: id });
+    },
+    async session_end(link, m) {
+      // Only the gateway carrying a session may end it.
+      if (open.get(m.connection_id) !== link) return;
+      open.delete(m.connection_id);
+      await endConnections(getCtx(), [m.connection_id]);
+      link.log.info({ connection_id: m.connection_id }, 'session ended');
+    },
+    async recording_chunk(link, m) {
+      const outcome = await ingestChunk(getCtx(), link.networkId, m);
+      if (outcome.refused) {
+        link.log.warn({ connection_id: m.connection_id }, 'recording chunk refused');
+      }
+      link.send({ v, type: 'recording_ack', connection_id: m.connection_id, ...outcome });
+    },
+  };
+
+  return {
+    async onMessage(link, message) {
+      await (handlers[message.type] as (l: GatewayLink, m: SessionMessage) => Promise<void>)(
+        link,
+        message,
+      );
+    },
+    async onGatewayClosed(link) {
+      const ids = [...open].filter(([, l]) => l === link).map(([id]) => id);
+      for (const id of ids) open.delete(id);
+      await endConnections(getCtx(), ids);
+    },
+    cut(connectionId, reason = '') {
+      const link = open.get(connectionId);
+      if (!link) return false;
+      link.send({ v, type: 'session_cut', connection_id: connectionId, reason });
+      return true;
+    },
+  };
+}

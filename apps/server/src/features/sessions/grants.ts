@@ -1,0 +1,44 @@
+/**
+ * Grants: what a gateway earned by resolving a code, kept in this replica's memory for the
+ * minute it takes to open the session. A grant is bound to the gateway connection that asked
+ * (a gateway cannot spend another's), allows one credential fetch and one session start, and
+ * then is gone. Limits: a grant lives in one replica; the gateway asks over the same socket, so
+ * the same replica answers.
+ */
+import type { ResolvedCode } from '@portcullis/contract';
+import { randomToken } from '../../lib/crypto';
+import { createExpiringMap } from '../../lib/expiring-map';
+
+const GRANT_TTL_MS = 60_000;
+
+export interface Grant {
+  owner: object;
+  resolved: ResolvedCode;
+  /** The login user whose credential was fetched; set once. */
+  username: string | null;
+}
+
+export interface GrantStore {
+  issue(owner: object, resolved: ResolvedCode): string;
+  /** The live grant of this owner, or null (unknown, expired, or another gateway's). */
+  get(owner: object, token: string): Grant | null;
+  spend(token: string): void;
+}
+
+export function createGrantStore(now: () => number = Date.now): GrantStore {
+  const grants = createExpiringMap<Grant>(GRANT_TTL_MS, now);
+  return {
+    issue(owner, resolved) {
+      const token = randomToken(24);
+      grants.set(token, { owner, resolved, username: null });
+      return token;
+    },
+    get(owner, token) {
+      const grant = grants.get(token);
+      return grant && grant.owner === owner ? grant : null;
+    },
+    spend(token) {
+      grants.delete(token);
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Runs the stock OpenSSH clients (ssh, scp, sftp) against the gateway's SSH proxy in tests:
+ * no user config, no known-hosts file, and an askpass script so passwords and the keyboard
+ * prompt can be answered without a terminal. Test-only.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface RunResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export function run(
+  command: string,
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out), stderr: err });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export interface OpenSshClient {
+  dir: string;
+  keyFile: string;
+  publicKey: string;
+  /** Options every client gets; `auth` picks the method. */
+  options(auth: 'publickey' | 'password' | 'keyboard-interactive'): string[];
+  /** Environment answering every password or keyboard prompt with `secret`. */
+  askpass(secret: string): NodeJS.ProcessEnv;
+}
+
+export async function openSshClient(dir: string): Promise<OpenSshClient> {
+  const keyFile = path.join(dir, 'member_ed25519');
+  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'member@test', '-f', keyFile]);
+  const askpass = path.join(dir, 'askpass.sh');
+  fs.writeFileSync(askpass, '#!/bin/sh\nprintf "%s\\n" "$PORTCULLIS_TEST_SECRET"\n', {
+    mode: 0o700,
+  });
+  return {
+    dir,
+    keyFile,
+    publicKey: fs.readFileSync(`${keyFile}.pub`, 'utf8').trim(),
+    options: (auth) => [
+      '-F',
+      '/dev/null',
+      '-o',
+      'StrictHostKeyChecking=no',
+      '-o',
+      'UserKnownHostsFile=/dev/null',
+      '-o',
+      `PreferredAuthentications=${auth}`,
+      '-o',
+      `BatchMode=${auth === 'publickey' ? 'yes' : 'no'}`,
+      '-o',
+      'IdentitiesOnly=yes',
+      '-o',
+      'NumberOfPasswordPrompts=1',
+      '-i',
+      keyFile,
+    ],
+    askpass: (secret) => ({
+      SSH_ASKPASS: askpass,
+      SSH_ASKPASS_REQUIRE: 'force',
+      DISPLAY: ':0',
+      PORTCULLIS_TEST_SECRET: secret,
+    }),
+  };
+}

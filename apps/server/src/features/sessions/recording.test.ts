@@ -1,0 +1,315 @@
+/**
+ * Terminal recording end to end: the real server, real gateways (one in this process, one a
+ * child process killed with SIGKILL mid-session), the real sshd and the stock ssh client.
+ * A shell session produces an asciicast v2 file that parses back, downloads through the API
+ * for the people allowed to see it (input only for administrators), and survives a gateway
+ * crash: the restarted gateway uploads what its spool kept.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CastEventSchema, CastHeaderSchema } from '@portcullis/contract';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { createOtherTeam, otherTeamAdmin } from '../team/test-fixtures';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
+
+const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../../../gateway/src/main.ts');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Parses an asciicast v2 file strictly: the header, then events with non-decreasing times. */
+function parseCast(text: string) {
+  const lines = text.split('\n');
+  expect(lines.pop()).toBe(''); // every line ends in a newline
+  const header = CastHeaderSchema.parse(JSON.parse(lines[0]!));
+  const events = lines.slice(1).map((line) => CastEventSchema.parse(JSON.parse(line)));
+  for (let i = 1; i < events.length; i++) {
+    expect(events[i]![0]).toBeGreaterThanOrEqual(events[i - 1]![0]);
+  }
+  const text_ = (code: string) =>
+    events
+      .filter((e) => e[1] === code)
+      .map((e) => e[2])
+      .join('');
+  return { header, events, output: text_('o'), input: text_('i') };
+}
+
+describe('terminal recordings through the SSH proxy', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let erin: { id: number; client: TestClient };
+  let gateway: Gateway;
+  let sshd: SshdPeer;
+  let client: OpenSshClient;
+  let dir: string;
+  let port: number;
+  let key: string;
+  let address: string;
+  let code: string;
+  const children: ChildProcess[] = [];
+
+  const lastConnection = () =>
+    t.ctx.db
+      .selectFrom('tunnel_connection')
+      .select(['id', 'recording', 'ended_at', 'company_id'])
+      .where('account_id', '=', erin.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+
+  const download = (who: TestClient, connectionId: number) =>
+    who.get(`/api/download_tunnel_log?connection_id=${connectionId}&way=ssh`);
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-recording-'));
+    t = await createTestApp();
+    address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    sshd = await startSshd();
+    const res = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'sshd',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: sshd.port,
+      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const wg = await createWorkgroup(admin, 'Recorded');
+    await addResourcesTo(admin, wg, [res.json().id as number]);
+    erin = await member(t, 'erin@demo.local');
+    await addMembersTo(admin, wg, [erin.id]);
+    const web = await projectResourceId(admin, wg, res.json().id as number);
+
+    port = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { ssh_port: port },
+      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    await gateway.sshProxy;
+
+    client = await openSshClient(dir);
+    const added = await erin.client.post('/api/account_pubkey', {
+      title: 'laptop',
+      pubkey: client.publicKey,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const created = await erin.client.post('/api/tunnel', { project_resource_id: web });
+    expect(created.statusCode, created.body).toBe(200);
+    code = created.json().code as string;
+  });
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await gateway?.stop();
+    await sshd?.stop();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('records a pty shell as asciicast v2 and serves it to the member and the team', async () => {
+    const session = await run(
+      'ssh',
+      [...client.options('publickey'), '-tt', '-p', String(port), `${code}@127.0.0.1`],
+      { input: 'echo rec-$((6*7))\nprintf "中文 ok\\n"\nexit\n' },
+    );
+    expect(session.code, session.stderr).toBe(0);
+    expect(session.stdout.toString()).toContain('rec-42');
+    expect(await gateway.recordings!.idle(10_000)).toBe(true);
+    // The spool is gone once the server holds every byte.
+    expect(fs.readdirSync(path.join(dir, 'gateway', 'recordings'))).toEqual([]);
+
+    const row = await lastConnection();
+    expect(row.recording).toBe(1);
+    const stored = fs.readFileSync(
+      path.join(t.dataDir, 'recordings', String(row.company_id), `${row.id}.cast`),
+      'utf8',
+    );
+
+    const full = await download(admin, row.id);
+    expect(full.statusCode, full.body).toBe(200);
+    expect(full.headers['content-type']).toContain('application/x-asciicast');
+    expect(full.headers['content-disposition']).toBe(`attachment; filename="${row.id}.cast"`);
+    expect(full.body).toBe(stored);
+    const cast = parseCast(full.body);
+    expect(cast.header.version).toBe(2);
+    expect(cast.header.width).toBeGreaterThan(0);
+    expect(cast.output).toContain('rec-42');
+    expect(cast.output).toContain('中文 ok');
+    expect(cast.input).toContain('echo rec-$((6*7))');
+
+    // The filesystem store has no archive tier: the thaw check says it is ready at once.
+    const ready = await admin.get(`/api/unfreeze_tunnel_log?connection_id=${row.id}&check=1`);
+    expect([ready.statusCode, ready.json()]).toEqual([200, { ok: true }]);
+
+    // The member downloads their own session, without the input events.
+    const own = await download(erin.client, row.id);
+    expect(own.statusCode, own.body).toBe(200);
+    const mine = parseCast(own.body);
+    expect(mine.output).toBe(cast.output);
+    expect(mine.events.some((e) => e[1] === 'i')).toBe(false);
+
+    // The stock player reads it too, when Debian's asciinema is installed. It opens /dev/tty,
+    // so it runs under script(1) for a terminal; the path is our own temporary folder.
+    if (fs.existsSync('/usr/bin/asciinema') && fs.existsSync('/usr/bin/script')) {
+      const file = path.join(dir, 'session.cast');
+      fs.writeFileSync(file, full.body);
+      const cat = await run('script', ['-qec', `asciinema cat ${file}`, '/dev/null']);
+      expect(cat.code, cat.stderr).toBe(0);
+      expect(cat.stdout.toString()).toContain('rec-42');
+    }
+  });
+
+  it('records exec output without input', async () => {
+    const exec = await run('ssh', [
+      ...client.options('publickey'),
+      '-p',
+      String(port),
+      `${code}@127.0.0.1`,
+      'echo exec-$((2+3))',
+    ]);
+    expect(exec.code, exec.stderr).toBe(0);
+    expect(await gateway.recordings!.idle(10_000)).toBe(true);
+    const row = await lastConnection();
+    const cast = parseCast((await download(admin, row.id)).body);
+    expect(cast.output).toContain('exec-5');
+    expect(cast.events.some((e) => e[1] === 'i')).toBe(false);
+  });
+
+  it('is not found for another team, another member, or a connection that never was', async () => {
+    const row = await lastConnection();
+    await createOtherTeam(t);
+    const stranger = await otherTeamAdmin(t);
+    const other = await download(stranger, row.id);
+    expect([other.statusCode, other.json().code]).toEqual([404, 'ConnectionIDNotFound']);
+    const frank = await member(t, 'frank@demo.local');
+    const notHis = await download(frank.client, row.id);
+    expect([notHis.statusCode, notHis.json().code]).toEqual([404, 'ConnectionIDNotFound']);
+    const thaw = await stranger.get(`/api/unfreeze_tunnel_log?connection_id=${row.id}&check=1`);
+    expect([thaw.statusCode, thaw.json().code]).toEqual([404, 'ConnectionIDNotFound']);
+    const never = await download(admin, 999_999);
+    expect([never.statusCode, never.json().code]).toEqual([404, 'ConnectionIDNotFound']);
+    const anonymous = await t.client().get(`/api/download_tunnel_log?connection_id=${row.id}`);
+    expect(anonymous.json().code).toBe('NeedLogin');
+  });
+
+  it('keeps the recording of a gateway killed with SIGKILL, uploaded when it restarts', async () => {
+    const dataDir = path.join(dir, 'crashing-gateway');
+    const sshPort = await freePort();
+    const config = path.join(dir, 'crashing-gateway.json');
+    fs.writeFileSync(config, JSON.stringify({ ports: { ssh_port: sshPort } }), { mode: 0o600 });
+    const startChild = () => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', GATEWAY_MAIN, '--config', config, '--data-dir', dataDir],
+        {
+          env: {
+            PATH: process.env.PATH,
+            PORTCULLIS_GATEWAY_SERVER: address,
+            PORTCULLIS_GATEWAY_KEY: key,
+            PORTCULLIS_GATEWAY_HOST: '127.0.0.1',
+            PORTCULLIS_GATEWAY_LOG_LEVEL: 'warn',
+          },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        },
+      );
+      children.push(child);
+      return child;
+    };
+    // The server's storage refuses every write while the first gateway runs (a file stands
+    // where the team's folder goes), so nothing of this session reaches it before the kill:
+    // what the server ends up with can only come from the restarted gateway's spool.
+    const teamFolder = path.join(
+      t.dataDir,
+      'recordings',
+      String((await lastConnection()).company_id),
+    );
+    fs.renameSync(teamFolder, `${teamFolder}.aside`);
+    fs.writeFileSync(teamFolder, 'blocked');
+    const first = startChild();
+    await waitFor(
+      () =>
+        new Promise<true | undefined>((resolve) => {
+          const socket = net.connect(sshPort, '127.0.0.1', () => {
+            socket.destroy();
+            resolve(true);
+          });
+          socket.on('error', () => resolve(undefined));
+        }),
+      20_000,
+    );
+
+    // A live shell through the child gateway, left open while the gateway dies.
+    const ssh = spawn(
+      'ssh',
+      [...client.options('publickey'), '-tt', '-p', String(sshPort), `${code}@127.0.0.1`],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    children.push(ssh);
+    let seen = '';
+    ssh.stdout.on('data', (d: Buffer) => (seen += d.toString()));
+    ssh.stdin.write('echo before-$((40+2))-kill\n');
+    await waitFor(() => (seen.includes('before-42-kill') ? true : undefined));
+    // The recorder writes its spool at least every 250 ms: wait past that, then kill.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const exited = new Promise((resolve) => first.on('exit', resolve));
+    first.kill('SIGKILL');
+    await exited;
+    ssh.kill('SIGKILL');
+
+    const row = await lastConnection();
+    const spool = path.join(dataDir, 'recordings', `${row.id}.cast`);
+    const spooled = fs.readFileSync(spool, 'utf8');
+    expect(spooled).toContain('before-42-kill');
+    const stored = path.join(teamFolder, `${row.id}.cast`);
+    fs.rmSync(teamFolder);
+    fs.renameSync(`${teamFolder}.aside`, teamFolder);
+    expect(fs.existsSync(stored)).toBe(false);
+
+    // The restarted gateway uploads the rest and then drops its spool.
+    const second = startChild();
+    await waitFor(() => (fs.existsSync(spool) ? undefined : true), 20_000);
+    expect(fs.readFileSync(stored, 'utf8')).toBe(spooled);
+    const cast = parseCast((await download(admin, row.id)).body);
+    expect(cast.output).toContain('before-42-kill');
+    expect((await lastConnection()).recording).toBe(1);
+    second.kill('SIGTERM');
+  }, 60_000);
+});

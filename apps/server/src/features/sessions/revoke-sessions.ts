@@ -1,0 +1,64 @@
+/**
+ * Revocation ends open sessions (ARCHITECTURE.md, "Revocation is live"): a live connection
+ * whose code is disabled (deleted, or taken away when its member left the workgroup) or
+ * expired, or whose member is disabled or deleted, is cut at its gateway.
+ *
+ * One question, asked in two ways: right after the changes that revoke (code delete, member
+ * disable or delete, workgroup removal call cutRevokedSessions), and by a sweep every few
+ * seconds for what nobody acts on (a code reaching its expiry). Limits: the sweep's period
+ * bounds how late an expired code's session ends; a member losing a workgroup through a change
+ * of team groups is caught only once their codes are disabled.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { nowSeconds } from '../../lib/time';
+import { cutSessions } from './connections-service';
+
+export const REVOKE_SWEEP_MS = 5_000;
+
+/** Cuts every live session whose code or member no longer allows it; returns how many. */
+export async function cutRevokedSessions(ctx: AppContext): Promise<number> {
+  const rows = await ctx.db
+    .selectFrom('tunnel_connection')
+    .innerJoin('tunnel', 'tunnel.id', 'tunnel_connection.tunnel_id')
+    .leftJoin('account', 'account.id', 'tunnel_connection.account_id')
+    .select('tunnel_connection.id')
+    .where('tunnel_connection.ended_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('tunnel.status', '!=', 'enable'),
+        eb('tunnel.expire_time', '<=', nowSeconds()),
+        eb('account.id', 'is', null),
+        eb('account.status', '!=', 0),
+      ]),
+    )
+    .execute();
+  const ids = rows.map((r) => r.id);
+  if (ids.length > 0) await cutSessions(ctx, ids, 'Access revoked');
+  return ids.length;
+}
+
+/** Runs the sweep while the app is up; a run still going when the next is due is not doubled. */
+export function startRevokeSweep(app: FastifyInstance, ctx: AppContext): void {
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const cut = await cutRevokedSessions(ctx);
+      if (cut > 0) app.log.info({ cut }, 'revoked sessions cut');
+    } catch (err) {
+      app.log.error({ err }, 'revoke sweep failed');
+    } finally {
+      running = false;
+    }
+  };
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => void tick(), REVOKE_SWEEP_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
+}

@@ -1,0 +1,334 @@
+/**
+ * The gateway's SSH proxy end to end: the real server, the real gateway (startGateway) with
+ * its SSH proxy on a free loopback port, the real OpenSSH sshd as the target, and the stock
+ * OpenSSH clients (ssh, scp, sftp) as the member. Workgroups, codes and keys are made through
+ * the server's API.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  connectGateway,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sha256 = (file: string) =>
+  crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let erin: { id: number; client: TestClient };
+  let gateway: Gateway;
+  let sshd: SshdPeer;
+  let client: OpenSshClient;
+  let dir: string;
+  let port: number;
+  let web: number;
+  let otherWeb: number;
+  let code: string;
+
+  const ssh = (
+    user: string,
+    args: string[],
+    auth: Parameters<OpenSshClient['options']>[0] = 'publickey',
+    env: NodeJS.ProcessEnv = {},
+  ) =>
+    run('ssh', [...client.options(auth), '-p', String(port), `${user}@127.0.0.1`, ...args], {
+      env,
+    });
+
+  const newCode = async (body: Record<string, unknown> = {}, projectResource = web) => {
+    const res = await erin.client.post('/api/tunnel', {
+      project_resource_id: projectResource,
+      ...body,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { id: number; code: string };
+  };
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-ssh-proxy-'));
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const other = (await admin.post('/api/v1/network', { name: 'Other' })).json().id as number;
+    await connectGateway(t, other);
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    sshd = await startSshd({ options: ['Subsystem sftp internal-sftp'] });
+    const addServer = async (networkId: number, name: string) => {
+      const res = await admin.post('/api/v1/resource', {
+        network_id: networkId,
+        name,
+        ip_address: '127.0.0.1',
+        os: 'linux',
+        port: sshd.port,
+        login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().id as number;
+    };
+    const labServer = await addServer(lab, 'sshd');
+    const otherServer = await addServer(other, 'elsewhere');
+    const wg = await createWorkgroup(admin, 'Proxy');
+    await addResourcesTo(admin, wg, [labServer, otherServer]);
+    erin = await member(t, 'erin@demo.local');
+    await addMembersTo(admin, wg, [erin.id]);
+    web = await projectResourceId(admin, wg, labServer);
+    otherWeb = await projectResourceId(admin, wg, otherServer);
+
+    port = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { ssh_port: port },
+      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    expect(await gateway.sshProxy).toEqual({ port });
+
+    client = await openSshClient(dir);
+    const added = await erin.client.post('/api/account_pubkey', {
+      title: 'laptop',
+      pubkey: client.publicKey,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    code = (await newCode()).code;
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await sshd?.stop();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps its host key in the data folder, readable by its owner only', () => {
+    const stat = fs.statSync(path.join(dir, 'gateway', 'ssh_host_ed25519_key'));
+    expect(stat.mode & 0o777).toBe(0o600);
+  });
+
+  it('runs a command with the code and the member’s key, and passes the exit status back', async () => {
+    const hi = await ssh(code, ['echo hi; whoami']);
+    expect(hi.stderr).not.toContain('Portcullis:');
+    expect(hi.code).toBe(0);
+    expect(hi.stdout.toString()).toBe(`hi\n${sshd.user}\n`);
+    expect((await ssh(code, ['exit 3'])).code).toBe(3);
+    const stderr = await ssh(code, ['echo oops >&2; exit 7']);
+    expect([stderr.code, stderr.stderr]).toEqual([7, expect.stringContaining('oops')]);
+    // The key's last verification time is recorded.
+    const keys = (await erin.client.get('/api/account_pubkey')).json();
+    const list = (Array.isArray(keys) ? keys : keys.objects) as { last_time: number | null }[];
+    expect(list[0]?.last_time).toBeGreaterThan(0);
+  });
+
+  it('opens a shell with a pty', async () => {
+    const res = await run(
+      'ssh',
+      [...client.options('publickey'), '-tt', '-p', String(port), `${code}@127.0.0.1`],
+      { input: 'tty; echo "term=$TERM"; exit 5\n' },
+    );
+    expect(res.code).toBe(5);
+    expect(res.stdout.toString()).toMatch(/\/dev\/pts\/\d+/);
+  });
+
+  it('copies a random 5 MB file byte-exact both ways with scp and sftp', async () => {
+    const local = path.join(dir, 'five.bin');
+    fs.writeFileSync(local, crypto.randomBytes(5 * 1024 * 1024));
+    const remote = `/tmp/portcullis-proxy-${crypto.randomBytes(4).toString('hex')}`;
+    const scpBase = [...client.options('publickey'), '-P', String(port)];
+    try {
+      // scp -O: the classic protocol (an exec of `scp -t` on the target).
+      const up = await run('scp', ['-O', ...scpBase, local, `${code}@127.0.0.1:${remote}.scp`]);
+      expect(up.code, up.stderr).toBe(0);
+      expect(sha256(`${remote}.scp`)).toBe(sha256(local));
+      const down = await run('scp', [
+        '-O',
+        ...scpBase,
+        `${code}@127.0.0.1:${remote}.scp`,
+        `${local}.scp`,
+      ]);
+      expect(down.code, down.stderr).toBe(0);
+      expect(sha256(`${local}.scp`)).toBe(sha256(local));
+      // scp's default (SFTP protocol) and sftp itself: the sftp subsystem.
+      const sftpUp = await run('scp', [...scpBase, local, `${code}@127.0.0.1:${remote}.sftp`]);
+      expect(sftpUp.code, sftpUp.stderr).toBe(0);
+      expect(sha256(`${remote}.sftp`)).toBe(sha256(local));
+      const batch = path.join(dir, 'batch');
+      fs.writeFileSync(batch, `get ${remote}.sftp ${local}.sftp\nput ${local} ${remote}.put\n`);
+      const sftp = await run('sftp', [
+        ...client.options('publickey'),
+        '-P',
+        String(port),
+        '-b',
+        batch,
+        `${code}@127.0.0.1`,
+      ]);
+      expect(sftp.code, sftp.stderr).toBe(0);
+      expect(sha256(`${local}.sftp`)).toBe(sha256(local));
+      expect(sha256(`${remote}.put`)).toBe(sha256(local));
+    } finally {
+      for (const suffix of ['.scp', '.sftp', '.put']) fs.rmSync(remote + suffix, { force: true });
+    }
+  });
+
+  it('lets a temporary authorization in once, with its one-time password, and not twice', async () => {
+    const res = await erin.client.post('/api/tunnel/tmp_share', {
+      project_resource_id: web,
+      username: sshd.user,
+      psw: 'Once#Only1',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const share = res.json() as { code: string };
+    const wrong = await ssh(share.code, ['echo in'], 'password', client.askpass('Wrong#1'));
+    expect(wrong.code).toBe(255);
+    const first = await ssh(share.code, ['echo in'], 'password', client.askpass('Once#Only1'));
+    expect([first.code, first.stdout.toString()]).toEqual([0, 'in\n']);
+    const second = await ssh(share.code, ['echo in'], 'password', client.askpass('Once#Only1'));
+    expect(second.code).toBe(255);
+    expect(second.stderr).toContain('The code has expired (TunnelExpire)');
+  });
+
+  it('asks for the code with keyboard-interactive', async () => {
+    const res = await ssh('anyone', ['echo typed'], 'keyboard-interactive', client.askpass(code));
+    expect([res.code, res.stdout.toString()]).toEqual([0, 'typed\n']);
+  });
+
+  const refusedWith = async (user: string, text: string) => {
+    const res = await ssh(user, ['echo in']);
+    expect(res.code).toBe(255);
+    expect(res.stdout.toString()).toBe('');
+    expect(res.stderr).toContain(text);
+  };
+
+  it('refuses an expired code, a wrong client address and a code of another cluster, saying why', async () => {
+    const expiring = await newCode({ allow_ip: '' }, otherWeb);
+    // The code of a resource in another cluster is unknown here.
+    await refusedWith(expiring.code, 'The code does not exist (TunnelNotFound)');
+    // Expired: the API takes only future times, so the expiry is moved into the past.
+    await t.ctx.db
+      .updateTable('tunnel')
+      .set({ expire_time: Math.floor(Date.now() / 1000) - 5 })
+      .where('id', '=', (await newCode({}, web).catch(() => ({ id: 0 }))).id)
+      .execute();
+    const mine = await t.ctx.db
+      .updateTable('tunnel')
+      .set({ expire_time: Math.floor(Date.now() / 1000) - 5 })
+      .where('account_id', '=', erin.id)
+      .where('project_resource_id', '=', web)
+      .where('type', '=', 'normal')
+      .where('status', '=', 'enable')
+      .executeTakeFirst();
+    expect(Number(mine.numUpdatedRows)).toBe(1);
+    await refusedWith(code, 'The code has expired (TunnelExpire)');
+    await t.ctx.db
+      .updateTable('tunnel')
+      .set({ expire_time: Math.floor(Date.now() / 1000) + 3600 })
+      .where('account_id', '=', erin.id)
+      .where('project_resource_id', '=', web)
+      .where('status', '=', 'enable')
+      .execute();
+    const byIp = await erin.client.patch(`/api/tunnel/${await codeId(code)}`, {
+      allow_ip: '10.1.2.3',
+    });
+    expect(byIp.statusCode, byIp.body).toBe(200);
+    await refusedWith(code, 'Your IP address is not in the whitelist (IPNotInWhiteList)');
+    await erin.client.patch(`/api/tunnel/${await codeId(code)}`, { allow_ip: '127.0.0.1' });
+    expect((await ssh(code, ['true'])).code).toBe(0);
+  });
+
+  const codeId = async (value: string) => {
+    const list = (await erin.client.get('/api/tunnel?page_size=100')).json().objects as {
+      id: number;
+      code: string;
+    }[];
+    return list.find((c) => c.code === value)!.id;
+  };
+
+  it('refuses port forwarding of every kind', async () => {
+    const direct = await ssh(code, ['-W', `127.0.0.1:${sshd.port}`]);
+    expect(direct.code).toBe(255);
+    expect(direct.stderr).toMatch(/administratively prohibited|open failed/);
+    const remote = await ssh(code, ['-o', 'ExitOnForwardFailure=yes', '-N', '-R', '0:127.0.0.1:1']);
+    expect(remote.code).toBe(255);
+    expect(remote.stderr).toMatch(/remote port forwarding failed/i);
+  });
+
+  it('keeps an online connection while connected, ends it after, and can cut it', async () => {
+    const live = () =>
+      t.ctx.db
+        .selectFrom('tunnel_connection')
+        .selectAll()
+        .where('account_id', '=', erin.id)
+        .where('ended_at', 'is', null)
+        .execute();
+    // The sessions of earlier tests end as their gateway reports it, a moment after the client.
+    for (let i = 0; i < 50 && (await live()).length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await live()).toEqual([]);
+    const running = ssh(code, ['sleep 20; echo done']);
+    let rows = await live();
+    for (let i = 0; i < 100 && rows.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      rows = await live();
+    }
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ company_id: 1, resource_id: expect.any(Number) });
+    const started = Date.now();
+    expect(t.ctx.gateways.cutSession(rows[0]!.id, 'test')).toBe(true);
+    const res = await running;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(res.stdout.toString()).not.toContain('done');
+    for (let i = 0; i < 50 && (await live()).length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await live()).toEqual([]);
+    const ended = await t.ctx.db
+      .selectFrom('tunnel_connection')
+      .select(['ended_at'])
+      .where('id', '=', rows[0]!.id)
+      .executeTakeFirstOrThrow();
+    expect(ended.ended_at).toBeGreaterThan(0);
+    expect(t.ctx.gateways.cutSession(rows[0]!.id)).toBe(false);
+  });
+
+  it('refuses a disabled member', async () => {
+    const res = await admin.patch(`/api/v1/account/${erin.id}`, { status: true });
+    expect(res.statusCode, res.body).toBe(200);
+    const denied = await ssh(code, ['echo in']);
+    expect(denied.code).toBe(255);
+    expect(denied.stderr).toContain('User disabled (AccountDisabled)');
+  });
+
+  it('never logs a code or a password', () => {
+    expect(t.logs()).not.toContain(code);
+    expect(t.logs()).not.toContain('Once#Only1');
+    expect(t.logs()).not.toContain(sshd.password);
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * The web terminal end to end: the real server issues the token, the real gateway (startGateway
+ * with its web terminal on a free loopback port) redeems it, and the real OpenSSH sshd is the
+ * target; the `ws` client plays the browser's part (xterm.js sends and reads the same frames).
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { WebTerminalServerMessage } from '@portcullis/contract';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import { createWebTerminalTokens, setWebTerminalTokens } from '../web-terminal/tokens';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const until = async (check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+/** The browser's side: text frames are JSON, binary frames are terminal output. */
+interface Terminal {
+  ws: WebSocket;
+  output(): string;
+  messages: WebTerminalServerMessage[];
+  closed: Promise<{ code: number; reason: string }>;
+  type(text: string): void;
+}
+
+function openTerminal(url: string, token: string, size = { cols: 80, rows: 24 }): Terminal {
+  const ws = new WebSocket(url);
+  const decoder = new TextDecoder();
+  let text = '';
+  const messages: WebTerminalServerMessage[] = [];
+  ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', token, ...size })));
+  ws.on('message', (data: Buffer, isBinary: boolean) => {
+    if (isBinary) text += decoder.decode(data, { stream: true });
+    else messages.push(JSON.parse(data.toString()) as WebTerminalServerMessage);
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  return {
+    ws,
+    output: () => text,
+    messages,
+    closed,
+    type: (input) => ws.send(Buffer.from(input), { binary: true }),
+  };
+}
+
+describe('the web terminal with a real gateway and sshd', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let erin: { id: number; client: TestClient };
+  let frank: { id: number; client: TestClient };
+  let gateway: Gateway;
+  let sshd: SshdPeer;
+  let dir: string;
+  let port: number;
+  let web: number;
+
+  const token = async (who = erin.client) =>
+    who.post('/api/web_terminal/token', { project_resource_id: web });
+  const liveWetty = () =>
+    t.ctx.db
+      .selectFrom('tunnel_connection')
+      .selectAll()
+      .where('account_id', '=', erin.id)
+      .where('ended_at', 'is', null)
+      .execute();
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-web-terminal-'));
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    sshd = await startSshd();
+    const server = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'sshd',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: sshd.port,
+      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    });
+    expect(server.statusCode, server.body).toBe(200);
+    const wg = await createWorkgroup(admin, 'Terminal');
+    await addResourcesTo(admin, wg, [server.json().id as number]);
+    erin = await member(t, 'erin@demo.local');
+    frank = await member(t, 'frank@demo.local');
+    await addMembersTo(admin, wg, [erin.id, frank.id]);
+    web = await projectResourceId(admin, wg, server.json().id as number);
+
+    port = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { webssh_port: port },
+      webTerminal: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    expect(await gateway.webTerminal).toEqual({ port });
+    const code = await erin.client.post('/api/tunnel', { project_resource_id: web });
+    expect(code.statusCode, code.body).toBe(200);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await sshd?.stop();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('issues a token and opens a shell: echo round trip, resize, online as wetty, recorded', async () => {
+    const res = await token();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const issued = res.json() as { token: string; url: string; expire_time: number };
+    expect(issued.url).toBe(`ws://127.0.0.1:${port}/terminal`);
+    expect(issued.token.length).toBeGreaterThanOrEqual(22); // ≥ 128 bits of base64url
+    expect(issued.expire_time - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(60);
+
+    const term = openTerminal(issued.url, issued.token);
+    await until(() => term.messages.some((m) => m.type === 'ready'));
+    expect(term.messages[0]).toMatchObject({ type: 'ready', username: sshd.user });
+    term.type('echo hi-$((6*7))\r');
+    await until(() => term.output().includes('hi-42'));
+
+    term.ws.send(JSON.stringify({ type: 'resize', cols: 132, rows: 40 }));
+    term.type('stty size\r');
+    await until(() => term.output().includes('40 132'));
+    term.type('printf "\\344\\275\\240\\345\\245\\275\\n"\r');
+    await until(() => term.output().includes('你好'));
+
+    const rows = await liveWetty();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ way: 'wetty', client_ip: '127.0.0.1' });
+    const connectionId = rows[0]!.id;
+
+    term.type('exit\r');
+    const closed = await term.closed;
+    expect(closed).toEqual({ code: 1000, reason: 'SessionEnded' });
+    expect(term.messages.at(-1)).toMatchObject({ type: 'closed', code: 'SessionEnded' });
+    await until(async () => (await liveWetty()).length === 0);
+
+    expect(await gateway.recordings!.idle(10_000)).toBe(true);
+    const cast = await admin.get(`/api/download_tunnel_log?connection_id=${connectionId}`);
+    expect(cast.statusCode, cast.body).toBe(200);
+    const [header, ...events] = cast.body.trim().split('\n');
+    expect(JSON.parse(header!)).toMatchObject({ version: 2, width: 80, height: 24 });
+    expect(cast.body).toContain('hi-42');
+    expect(events.some((e) => JSON.parse(e)[1] === 'r')).toBe(true);
+  });
+
+  it('spends a token once', async () => {
+    const issued = (await token()).json() as { token: string; url: string };
+    const first = openTerminal(issued.url, issued.token);
+    await until(() => first.messages.some((m) => m.type === 'ready'));
+    const second = openTerminal(issued.url, issued.token);
+    expect(await second.closed).toEqual({ code: 4403, reason: 'TunnelNotFound' });
+    expect(second.messages).toEqual([
+      expect.objectContaining({ type: 'closed', code: 'TunnelNotFound' }),
+    ]);
+    first.ws.close();
+    await first.closed;
+  });
+
+  it('refuses an expired token, an unknown one, and a first frame without a token', async () => {
+    // A clock this test moves: the server's own clock must stay true for the gateway's sake.
+    let skew = 0;
+    setWebTerminalTokens(
+      t.ctx,
+      createWebTerminalTokens(() => Date.now() + skew),
+    );
+    const issued = (await token()).json() as { token: string; url: string };
+    skew = 61_000;
+    const late = openTerminal(issued.url, issued.token);
+    expect(await late.closed).toEqual({ code: 4403, reason: 'TunnelNotFound' });
+    const made = openTerminal(issued.url, 'A'.repeat(32));
+    expect((await made.closed).code).toBe(4403);
+    const ws = new WebSocket(issued.url);
+    ws.on('open', () => ws.send('hello'));
+    const code = await new Promise<number>((resolve) => ws.on('close', (c) => resolve(c)));
+    expect(code).toBe(4403);
+  });
+
+  it('gives no token for another member’s code, nor to a member without one', async () => {
+    // frank is in the workgroup; only erin has a code for the server.
+    const res = await token(frank.client);
+    expect(res.statusCode, res.body).toBe(404);
+    expect(res.json().code).toBe('TunnelNotFound');
+    const outsider = await member(t, 'gina@demo.local');
+    const denied = await token(outsider.client);
+    expect(denied.statusCode).toBe(404);
+  });
+
+  it('ends the terminal when the server cuts the session, saying so', async () => {
+    const issued = (await token()).json() as { token: string; url: string };
+    const term = openTerminal(issued.url, issued.token);
+    await until(() => term.messages.some((m) => m.type === 'ready'));
+    const ready = term.messages.find((m) => m.type === 'ready');
+    expect(
+      t.ctx.gateways.cutSession(ready!.type === 'ready' ? ready!.connection_id : 0, 'audit'),
+    ).toBe(true);
+    expect(await term.closed).toEqual({ code: 4001, reason: 'SessionCut' });
+    expect(term.messages.at(-1)).toMatchObject({
+      type: 'closed',
+      code: 'SessionCut',
+      message: expect.stringContaining('audit'),
+    });
+    await until(async () => (await liveWetty()).length === 0);
+  });
+
+  it('stops reading the target while the browser does not read (flow control)', async () => {
+    const issued = (await token()).json() as { token: string; url: string };
+    const term = openTerminal(issued.url, issued.token);
+    await until(() => term.messages.some((m) => m.type === 'ready'));
+    const done = path.join(os.tmpdir(), `pc-flow-${process.pid}-${Date.now()}`);
+    term.type(`head -c 20000000 /dev/zero | base64 -w 0; touch ${done}; echo; echo FLOW-END\r`);
+    await until(() => term.output().includes('FLOW-END'.slice(0, 4)));
+    // The browser stops reading: the gateway's buffer fills, it pauses the target's channel,
+    // and the SSH window stops the remote command before it can finish.
+    term.ws.pause();
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(fs.existsSync(done)).toBe(false);
+    term.ws.resume();
+    await until(() => /FLOW-END\r?\n/.test(term.output().slice(-200)), 30_000);
+    expect(fs.existsSync(done)).toBe(true);
+    fs.rmSync(done, { force: true });
+    term.ws.close();
+    await term.closed;
+  });
+
+  it('never logs a token or a code', async () => {
+    const issued = (await token()).json() as { token: string };
+    expect(t.logs()).not.toContain(issued.token);
+    expect(t.logs()).not.toContain(sshd.password);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Revocation is live (ARCHITECTURE.md): when a member stops reaching a workgroup (removed from
+ * it, or its group taken away), their codes on its resources are disabled at once. The gateway's
+ * code check asks the same question again for each session, which also covers changes made
+ * elsewhere (a member leaving a group, losing the administrator role).
+ */
+import { Role } from '@portcullis/contract';
+import type { AppContext } from '../../context';
+import type { AccountRow } from '../../db/schema';
+import { cutRevokedSessions } from '../sessions/revoke-sessions';
+
+/** The account reaches the workgroup: a team administrator, or a member directly or by group. */
+export async function accountReachesProject(
+  ctx: AppContext,
+  account: AccountRow,
+  projectId: number,
+): Promise<boolean> {
+  if (account.is_admin === Role.Admin) return true;
+  const direct = await ctx.db
+    .selectFrom('project_member')
+    .select('project_id')
+    .where('project_id', '=', projectId)
+    .where('account_id', '=', account.id)
+    .executeTakeFirst();
+  if (direct) return true;
+  const viaGroup = await ctx.db
+    .selectFrom('project_group')
+    .innerJoin('group_member', 'group_member.group_id', 'project_group.group_id')
+    .select('project_group.project_id')
+    .where('project_group.project_id', '=', projectId)
+    .where('group_member.account_id', '=', account.id)
+    .executeTakeFirst();
+  return viaGroup !== undefined;
+}
+
+/** Disables the live codes, on these workgroups, of accounts that no longer reach them. */
+export async function disableLostCodes(ctx: AppContext, projectIds: number[]): Promise<void> {
+  if (projectIds.length === 0) return;
+  await ctx.db
+    .updateTable('tunnel')
+    .set({ status: 'disable' })
+    .where('status', '=', 'enable')
+    .where('project_resource_id', 'in', (eb) =>
+      eb.selectFrom('project_resource').select('id').where('project_id', 'in', projectIds),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('account')
+              .select('account.id')
+              .whereRef('account.id', '=', 'tunnel.account_id')
+              .where('account.is_admin', '=', Role.Admin),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('project_member')
+              .innerJoin(
+                'project_resource',
+                'project_resource.project_id',
+                'project_member.project_id',
+              )
+              .select('project_member.project_id')
+              .whereRef('project_resource.id', '=', 'tunnel.project_resource_id')
+              .whereRef('project_member.account_id', '=', 'tunnel.account_id'),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('project_group')
+              .innerJoin('group_member', 'group_member.group_id', 'project_group.group_id')
+              .innerJoin(
+                'project_resource',
+                'project_resource.project_id',
+                'project_group.project_id',
+              )
+              .select('project_group.project_id')
+              .whereRef('project_resource.id', '=', 'tunnel.project_resource_id')
+              .whereRef('group_member.account_id', '=', 'tunnel.account_id'),
+          ),
+        ]),
+      ),
+    )
+    .execute();
+  // Their open sessions on those resources end with the codes.
+  await cutRevokedSessions(ctx);
+}

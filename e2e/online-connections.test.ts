@@ -1,0 +1,241 @@
+/**
+ * Online connections in Chromium against the real server, a real gateway and the real sshd: a
+ * member holds an ssh session open with the stock OpenSSH client; the administrator sees it in
+ * the header's online sessions dialog, selects it and disconnects it, and the client exits
+ * within about a second. Screenshots of the dialog go to .test-artifacts/.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
+import {
+  openSshClient,
+  run,
+  type OpenSshClient,
+  type RunResult,
+} from '../apps/server/src/features/sessions/openssh.test-helpers';
+import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  lastMailLink,
+  screenshot,
+  startE2E,
+  type E2E,
+} from './harness';
+import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
+
+const MEMBER = { account: 'ada@demo.local', name: 'Ada', password: 'Member#Pass2026' };
+
+let e2e: E2E;
+let admin: { context: BrowserContext; page: Page };
+let member: { context: BrowserContext; page: Page };
+let workgroupId = 0;
+let gateway: Gateway | undefined;
+let sshd: SshdPeer | undefined;
+let client: OpenSshClient;
+let tmpDir: string;
+let sshPort = 0;
+let code = '';
+const opened: BrowserContext[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** An ssh session that runs until it is cut; resolves when the client exits. */
+function hold(): Promise<RunResult & { at: number }> {
+  return run(
+    'ssh',
+    [...client.options('publickey'), '-p', String(sshPort), `${code}@127.0.0.1`, 'sleep 60'],
+    { timeoutMs: 70_000 },
+  ).then((r) => ({ ...r, at: Date.now() }));
+}
+
+/** Waits until the server counts `n` online sessions for this browser's account. */
+async function countIs(context: BrowserContext, n: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const got = await api<{ count: number }>(context, 'GET', '/v1/tunnel_connection/count');
+    if (got.count === n) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the online count did not reach ${n}`);
+}
+
+async function fresh(): Promise<{ context: BrowserContext; page: Page }> {
+  const made = await e2e.newPage();
+  opened.push(made.context);
+  return made;
+}
+
+function dialog(page: Page, title: string): Locator {
+  return page
+    .getByRole('dialog')
+    .filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+}
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-e2e-online-'));
+  admin = await fresh();
+  await login(e2e, admin.context, admin.page, { username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  const { context } = admin;
+
+  const clusterId = (await api<{ id: number }>(context, 'POST', '/v1/network', { name: 'Lab' })).id;
+  const scripts = await api<{ install: string }>(
+    context,
+    'GET',
+    `/v1/network/${clusterId}/agent_scripts`,
+  );
+  const key = /PORTCULLIS_KEY='([^']+)'/.exec(scripts.install)?.[1] ?? '';
+  sshd = await startSshd({});
+  sshPort = await freePort();
+  gateway = startGateway({
+    server: e2e.baseUrl,
+    key,
+    host: '127.0.0.1',
+    ports: { ssh_port: sshPort },
+    sshProxy: { dataDir: path.join(tmpDir, 'gateway'), listenHost: '127.0.0.1' },
+  });
+  await gateway.connected;
+  await gateway.sshProxy;
+
+  const server = await api<{ id: number }>(context, 'POST', '/v1/resource', {
+    network_id: clusterId,
+    name: 'sshd-1',
+    ip_address: '127.0.0.1',
+    os: 'linux',
+    port: sshd.port,
+    login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+  });
+  const memberId = (
+    await api<{ id: number }>(context, 'POST', '/v1/account', {
+      account: MEMBER.account,
+      name: MEMBER.name,
+      is_admin: 0,
+    })
+  ).id;
+  const link = new URL(lastMailLink(e2e));
+  await api(context, 'POST', '/auth/reset_passwd', {
+    code: link.searchParams.get('code'),
+    account: MEMBER.account,
+    pwd: MEMBER.password,
+  });
+  workgroupId = (await api<{ id: number }>(context, 'POST', '/v1/project', { name: 'Ops' })).id;
+  await api(context, 'POST', `/v1/project/resources/${workgroupId}`, { resource_ids: [server.id] });
+  await api(context, 'POST', `/v1/project/members/${workgroupId}`, {
+    account_ids: [memberId],
+    role: 0,
+  });
+  const rows = await api<{ objects: { id: number }[] }>(
+    context,
+    'GET',
+    `/v1/project/resources/${workgroupId}?type=ecs`,
+  );
+
+  // The member's key and code, made as the member (the API is the member's own here).
+  member = await fresh();
+  await login(
+    e2e,
+    member.context,
+    member.page,
+    { username: MEMBER.account, password: MEMBER.password },
+    '/operation/workgroup',
+  );
+  client = await openSshClient(tmpDir);
+  await api(member.context, 'POST', '/account_pubkey', {
+    title: 'laptop',
+    pubkey: client.publicKey,
+  });
+  code = (
+    await api<{ code: string }>(member.context, 'POST', '/tunnel', {
+      project_resource_id: rows.objects[0]?.id,
+    })
+  ).code;
+});
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state !== 'fail') return;
+  await screenshot(admin.page, 'failed-online-connections').catch(() => undefined);
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await sshd?.stop();
+  for (const context of opened) await context.close().catch(() => undefined);
+  await e2e?.close();
+  if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
+});
+
+describe('online connections', () => {
+  it('shows a held ssh session in the header dialog and cuts it', async () => {
+    const held = hold();
+    await countIs(admin.context, 1);
+    const page = admin.page;
+    await page.goto('/operation/dashboard');
+    await page.getByRole('button', { name: 'Online sessions: 1' }).click({ timeout: UI_TIMEOUT });
+    const sessions = dialog(page, 'Online sessions');
+    const row = sessions.getByRole('row').filter({ hasText: MEMBER.name });
+    await row.waitFor({ timeout: UI_TIMEOUT });
+    await row.getByText('Ops').waitFor({ timeout: UI_TIMEOUT });
+    await row.getByText('sshd-1').waitFor({ timeout: UI_TIMEOUT });
+    await row.getByRole('checkbox').check();
+    await waitForNoticesGone(page);
+    // Past the check and fade animations.
+    await page.waitForTimeout(600);
+    await screenshot(page, 'online-sessions-dialog');
+
+    await sessions.getByRole('button', { name: /Disconnect 1 session/ }).click();
+    const popover = page.getByRole('tooltip').filter({ hasText: 'Disconnect?' });
+    await popover.waitFor({ timeout: UI_TIMEOUT });
+    const cutAt = Date.now();
+    await popover.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    const res = await held;
+    expect(res.at - cutAt).toBeLessThan(3000);
+    expect(res.code).not.toBe(0);
+    await row.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+    await page.getByRole('button', { name: 'Online sessions: 0' }).waitFor({ timeout: UI_TIMEOUT });
+    await waitForNoticesGone(page);
+    await page.waitForTimeout(600);
+    await screenshot(page, 'online-sessions-dialog-after-cut');
+  });
+
+  it('shows the member their session in the workgroup’s online connections panel', async () => {
+    const held = hold();
+    await countIs(member.context, 1);
+    const page = member.page;
+    await page.goto(`/operation/workgroup/${workgroupId}?type=ecs`);
+    await page
+      .getByRole('button', { name: 'Online connections of sshd-1: 1' })
+      .click({ timeout: UI_TIMEOUT });
+    const panel = page.getByRole('dialog').filter({
+      has: page.locator('.ant-drawer-title', { hasText: 'Online connections · sshd-1' }),
+    });
+    const row = panel.getByRole('row').filter({ hasText: MEMBER.name });
+    await row.waitFor({ timeout: UI_TIMEOUT });
+    await waitForNoticesGone(page);
+    await page.waitForTimeout(600);
+    await screenshot(page, 'online-connections-panel');
+    await row.getByRole('button', { name: `Disconnect ${MEMBER.name}` }).click();
+    const popover = page.getByRole('tooltip').filter({ hasText: 'Disconnect?' });
+    await popover.waitFor({ timeout: UI_TIMEOUT });
+    const cutAt = Date.now();
+    await popover.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    const res = await held;
+    expect(res.at - cutAt).toBeLessThan(3000);
+    await row.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+    await page
+      .getByRole('button', { name: 'Online connections of sshd-1: 0' })
+      .waitFor({ timeout: UI_TIMEOUT });
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * The web terminal in Chromium against the real server, a real gateway and the real sshd: a
+ * member opens Connect on a Linux server, opens the web terminal, types `echo 你好` and sees
+ * it come back rendered by xterm.js; the session is online with way wetty. A screenshot of the
+ * panel goes to .test-artifacts/.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
+import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  lastMailLink,
+  screenshot,
+  startE2E,
+  type E2E,
+} from './harness';
+import { api, login, UI_TIMEOUT } from './console';
+
+const MEMBER = { account: 'ada@demo.local', name: 'Ada', password: 'Member#Pass2026' };
+
+let e2e: E2E;
+let gateway: Gateway | undefined;
+let sshd: SshdPeer | undefined;
+let tmpDir: string;
+let workgroupId = 0;
+let member: { context: BrowserContext; page: Page };
+const opened: BrowserContext[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function fresh(): Promise<{ context: BrowserContext; page: Page }> {
+  const made = await e2e.newPage();
+  opened.push(made.context);
+  return made;
+}
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-e2e-webterm-'));
+  const admin = await fresh();
+  await login(e2e, admin.context, admin.page, { username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  const { context } = admin;
+  const clusterId = (await api<{ id: number }>(context, 'POST', '/v1/network', { name: 'Lab' })).id;
+  const scripts = await api<{ install: string }>(
+    context,
+    'GET',
+    `/v1/network/${clusterId}/agent_scripts`,
+  );
+  const key = /PORTCULLIS_KEY='([^']+)'/.exec(scripts.install)?.[1] ?? '';
+  sshd = await startSshd({});
+  gateway = startGateway({
+    server: e2e.baseUrl,
+    key,
+    host: '127.0.0.1',
+    ports: { webssh_port: await freePort() },
+    webTerminal: { dataDir: path.join(tmpDir, 'gateway'), listenHost: '127.0.0.1' },
+  });
+  await gateway.connected;
+  await gateway.webTerminal;
+
+  const server = await api<{ id: number }>(context, 'POST', '/v1/resource', {
+    network_id: clusterId,
+    name: 'sshd-1',
+    ip_address: '127.0.0.1',
+    os: 'linux',
+    port: sshd.port,
+    login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+  });
+  const memberId = (
+    await api<{ id: number }>(context, 'POST', '/v1/account', {
+      account: MEMBER.account,
+      name: MEMBER.name,
+      is_admin: 0,
+    })
+  ).id;
+  const link = new URL(lastMailLink(e2e));
+  await api(context, 'POST', '/auth/reset_passwd', {
+    code: link.searchParams.get('code'),
+    account: MEMBER.account,
+    pwd: MEMBER.password,
+  });
+  workgroupId = (await api<{ id: number }>(context, 'POST', '/v1/project', { name: 'Ops' })).id;
+  await api(context, 'POST', `/v1/project/resources/${workgroupId}`, { resource_ids: [server.id] });
+  await api(context, 'POST', `/v1/project/members/${workgroupId}`, {
+    account_ids: [memberId],
+    role: 0,
+  });
+  const rows = await api<{ objects: { id: number }[] }>(
+    context,
+    'GET',
+    `/v1/project/resources/${workgroupId}?type=ecs`,
+  );
+  member = await fresh();
+  await login(
+    e2e,
+    member.context,
+    member.page,
+    { username: MEMBER.account, password: MEMBER.password },
+    '/operation/workgroup',
+  );
+  await api(member.context, 'POST', '/tunnel', { project_resource_id: rows.objects[0]?.id });
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await sshd?.stop();
+  for (const context of opened) await context.close().catch(() => undefined);
+  await e2e?.close();
+  if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
+});
+
+describe('the web terminal', () => {
+  it('opens from Connect, runs echo 你好 and renders it', async () => {
+    const page = member.page;
+    await page.goto(`/operation/workgroup/${workgroupId}?type=ecs`);
+    const row = page.getByRole('row').filter({ hasText: 'sshd-1' });
+    await row.getByRole('button', { name: 'Connect to sshd-1' }).click({ timeout: UI_TIMEOUT });
+    await page.getByRole('button', { name: 'Open web terminal' }).click({ timeout: UI_TIMEOUT });
+    const terminal = page.getByRole('region', { name: 'Web terminal' });
+    await terminal.locator('.xterm-rows').waitFor({ timeout: UI_TIMEOUT });
+    // The prompt shows once the shell is up; then keystrokes go to the target.
+    await expect
+      .poll(async () => (await terminal.locator('.xterm-rows').textContent()) ?? '', {
+        timeout: UI_TIMEOUT,
+      })
+      .toMatch(/[$#]\s*$/m);
+    await terminal.locator('.xterm-helper-textarea').focus();
+    // The test sshd's login has no UTF-8 locale, so bash's readline would read the bytes of
+    // 你 as Meta keys (M-= lists completions); a member's real server has a UTF-8 locale.
+    await page.keyboard.type(
+      "bind 'set convert-meta off'; bind 'set input-meta on'; bind 'set output-meta on'",
+    );
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('echo ');
+    // Characters no key produces arrive as text input, the way an input method delivers them.
+    await page.keyboard.insertText('你好');
+    await page.keyboard.type('-$((6*7))');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(async () => (await terminal.locator('.xterm-rows').textContent()) ?? '', {
+        timeout: UI_TIMEOUT,
+      })
+      .toContain('你好-42');
+    const live = await e2e.ctx.db
+      .selectFrom('tunnel_connection')
+      .select('way')
+      .where('ended_at', 'is', null)
+      .execute();
+    expect(live.map((r) => r.way)).toEqual(['wetty']);
+    await screenshot(page, 'web-terminal');
+  });
+});
