@@ -126,8 +126,14 @@ export async function expectNotice(page: Page, text: string | RegExp): Promise<v
     .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 }
 
-/** Waits until no notice covers the page (they last 3 s), for a clean screenshot. */
+/**
+ * Waits until no notice covers the page (they last 3 s), for a clean screenshot. The pointer
+ * leaves the page first: antd keeps a notice open while the pointer rests on it, and a button
+ * just clicked near the top of the viewport can sit right under the notice it raised.
+ */
 export async function waitForNoticesGone(page: Page): Promise<void> {
+  const height = page.viewportSize()?.height ?? 820;
+  await page.mouse.move(1, height - 1);
   await expect
     .poll(() => page.locator('.ant-message-notice').count(), { timeout: UI_TIMEOUT })
     .toBe(0);
