@@ -1,0 +1,111 @@
+/**
+ * Process helpers for the bench: run a command and time it, read another process's CPU time
+ * and resident memory from /proc (Linux only), and small statistics.
+ */
+import { execFileSync, spawn, type StdioOptions } from 'node:child_process';
+import fs from 'node:fs';
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** User plus system CPU seconds a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis are
+  // state, ppid, … with utime and stime as the 12th and 13th of them.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** Resident set size in bytes. */
+export function rssBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+  return Number(kb ?? 0) * 1024;
+}
+
+export interface Timed {
+  code: number | null;
+  seconds: number;
+  stderr: string;
+  stdout: Buffer;
+}
+
+/** Runs a command to its end and measures its wall-clock time. */
+export function timed(
+  command: string,
+  args: string[],
+  options: { stdio?: StdioOptions; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(command, args, {
+      stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    });
+    let stderr = '';
+    const out: Buffer[] = [];
+    child.stdout?.on('data', (d: Buffer) => out.push(d));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 600_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      resolve({ code, seconds, stderr, stdout: Buffer.concat(out) });
+    });
+  });
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The q-quantile (0..1) by the nearest-rank method. */
+export function quantile(values: number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function until(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await sleep(50);
+  }
+}
+
+/** Reads a positive integer from the environment, or the default. */
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+/** Logs a progress line to stderr (stdout stays free for the results). */
+export function say(text: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+}
+
+/**
+ * Waits until a process goes quiet (under 20 ms of CPU in half a second), so that work it does
+ * after a transfer (the recording's upload) is counted with that transfer. Gives up after `ms`.
+ */
+export async function settle(pid: number, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  let last = cpuSeconds(pid);
+  while (Date.now() < end) {
+    await sleep(500);
+    const now = cpuSeconds(pid);
+    if (now - last < 0.02) return;
+    last = now;
+  }
+}

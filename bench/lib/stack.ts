@@ -1,0 +1,240 @@
+/**
+ * The bench's stack, all on 127.0.0.1 and all temporary: the real server (the test harness's
+ * createTestApp, listening on a free port), the real gateway in a child process (see
+ * gateway-process.ts), the target sshd and a second sshd that serves as the OpenSSH jump host
+ * (scripts/peers/sshd.mjs, as the tests start them), a member with an ed25519 key and a code
+ * for the target, and an OpenSSH client config naming the three paths:
+ *
+ *   gw       the member through the Portcullis gateway's SSH proxy (user = the code)
+ *   direct   straight to the target sshd
+ *   viajump  to the target sshd through the jump sshd (ProxyJump, i.e. `ssh -J`)
+ *
+ * Every hop of every path uses aes128-gcm@openssh.com and ed25519 keys. The gateway's own hop
+ * to the target is ssh2's choice (the gateway offers no cipher setting); the bench reads it
+ * from the target sshd's log and reports it.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startSshd, type SshdPeer } from '../../scripts/peers/sshd.mjs';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../apps/server/src/test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../../apps/server/src/features/workgroups/test-fixtures';
+import { say, timed } from './proc';
+
+export const CIPHER = 'aes128-gcm@openssh.com';
+export type PathName = 'gw' | 'direct' | 'viajump';
+
+export interface Stack {
+  dir: string;
+  t: TestApp;
+  admin: TestClient;
+  memberClient: TestClient;
+  memberId: number;
+  /** The member's project resource id of the target (for tokens and codes). */
+  projectResource: number;
+  code: string;
+  target: SshdPeer;
+  jump: SshdPeer;
+  gatewayPid: number;
+  gatewaySshPort: number;
+  gatewayWebPort: number;
+  /** The member's private key (OpenSSH format), for ssh2 clients. */
+  memberKey: string;
+  /** Arguments that make `ssh` take one of the paths; append the remote command. */
+  ssh(pathName: PathName, extra?: string[]): string[];
+  /** Asks the gateway to collect garbage (so that its RSS settles). */
+  gatewayGc(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function writeKey(file: string, privateKey: string): void {
+  fs.writeFileSync(file, privateKey.endsWith('\n') ? privateKey : `${privateKey}\n`, {
+    mode: 0o600,
+  });
+}
+
+async function startGatewayProcess(
+  root: string,
+  env: Record<string, string>,
+): Promise<ChildProcess> {
+  const child = fork(path.join(root, 'bench', 'lib', 'gateway-process.ts'), [], {
+    cwd: root,
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the gateway did not start')), 60_000);
+    child.on('message', (m) => {
+      if (m === 'ready') {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the gateway exited (${code})`)));
+  });
+  return child;
+}
+
+export async function startStack(root: string): Promise<Stack> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-bench-'));
+  say(`temp folder ${dir}`);
+  const t = await createTestApp({ LOG_LEVEL: 'warn' });
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const admin = await signedIn(t);
+  const lab = (await admin.post('/api/v1/network', { name: 'Bench' })).json().id as number;
+  const script = (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install;
+  const key = /PORTCULLIS_KEY='([^']+)'/.exec(String(script))?.[1];
+  if (!key) throw new Error('no cluster key in the install script');
+
+  // Room for the memory test's idle shells: many concurrent handshakes and connections.
+  const sshdOptions = ['MaxStartups=2000:100:4000', 'MaxSessions=50', 'LogLevel=VERBOSE'];
+  const target = await startSshd({ options: sshdOptions });
+  const jump = await startSshd({ options: sshdOptions });
+
+  const res = await admin.post('/api/v1/resource', {
+    network_id: lab,
+    name: 'bench-target',
+    ip_address: '127.0.0.1',
+    os: 'linux',
+    port: target.port,
+    login_users: [{ username: target.user, auth_type: 0, password: target.password }],
+  });
+  if (res.statusCode !== 200) throw new Error(`add resource: ${res.body}`);
+  const resourceId = res.json().id as number;
+  const wg = await createWorkgroup(admin, 'Bench');
+  await addResourcesTo(admin, wg, [resourceId]);
+  const erin = await member(t, 'bench@demo.local');
+  await addMembersTo(admin, wg, [erin.id]);
+  const projectResource = await projectResourceId(admin, wg, resourceId);
+
+  const memberKeyFile = path.join(dir, 'member_ed25519');
+  const keygen = await timed('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', memberKeyFile]);
+  if (keygen.code !== 0) throw new Error(`ssh-keygen: ${keygen.stderr}`);
+  const added = await erin.client.post('/api/account_pubkey', {
+    title: 'bench',
+    pubkey: fs.readFileSync(`${memberKeyFile}.pub`, 'utf8').trim(),
+  });
+  if (added.statusCode !== 200) throw new Error(`add key: ${added.body}`);
+
+  const gatewaySshPort = await freePort();
+  const gatewayWebPort = await freePort();
+  const gateway = await startGatewayProcess(root, {
+    BENCH_GW_SERVER: address,
+    BENCH_GW_KEY: key,
+    BENCH_GW_DATA: path.join(dir, 'gateway'),
+    BENCH_GW_SSH_PORT: String(gatewaySshPort),
+    BENCH_GW_WEB_PORT: String(gatewayWebPort),
+  });
+
+  // A code needs its cluster's gateway online.
+  const codeRes = await erin.client.post('/api/tunnel', { project_resource_id: projectResource });
+  if (codeRes.statusCode !== 200) throw new Error(`create code: ${codeRes.body}`);
+  const code = codeRes.json().code as string;
+
+  const targetKey = path.join(dir, 'target_ed25519');
+  const jumpKey = path.join(dir, 'jump_ed25519');
+  writeKey(targetKey, target.privateKey);
+  writeKey(jumpKey, jump.privateKey);
+  const config = path.join(dir, 'ssh_config');
+  // The first value obtained wins in ssh_config, so the shared settings come first.
+  fs.writeFileSync(
+    config,
+    [
+      'Host *',
+      '  StrictHostKeyChecking no',
+      '  UserKnownHostsFile /dev/null',
+      '  GlobalKnownHostsFile /dev/null',
+      '  BatchMode yes',
+      '  IdentitiesOnly yes',
+      `  Ciphers ${CIPHER}`,
+      '  HostKeyAlgorithms ssh-ed25519',
+      '  LogLevel ERROR',
+      '  ControlMaster no',
+      '  ControlPath none',
+      'Host gw',
+      '  HostName 127.0.0.1',
+      `  Port ${gatewaySshPort}`,
+      `  User ${code}`,
+      `  IdentityFile ${memberKeyFile}`,
+      'Host direct',
+      '  HostName 127.0.0.1',
+      `  Port ${target.port}`,
+      `  User ${target.user}`,
+      `  IdentityFile ${targetKey}`,
+      'Host jumphost',
+      '  HostName 127.0.0.1',
+      `  Port ${jump.port}`,
+      `  User ${jump.user}`,
+      `  IdentityFile ${jumpKey}`,
+      'Host viajump',
+      '  HostName 127.0.0.1',
+      `  Port ${target.port}`,
+      `  User ${target.user}`,
+      `  IdentityFile ${targetKey}`,
+      '  ProxyJump jumphost',
+      '',
+    ].join('\n'),
+  );
+
+  const gatewayGc = (): Promise<void> =>
+    new Promise((resolve) => {
+      const onMessage = (m: unknown): void => {
+        if (m !== 'gc-done') return;
+        gateway.off('message', onMessage);
+        resolve();
+      };
+      gateway.on('message', onMessage);
+      gateway.send('gc');
+    });
+
+  return {
+    dir,
+    t,
+    admin,
+    memberClient: erin.client,
+    memberId: erin.id,
+    projectResource,
+    code,
+    target,
+    jump,
+    gatewayPid: gateway.pid!,
+    gatewaySshPort,
+    gatewayWebPort,
+    memberKey: fs.readFileSync(memberKeyFile, 'utf8'),
+    ssh: (pathName, extra = []) => ['-F', config, '-c', CIPHER, ...extra, pathName],
+    gatewayGc,
+    async stop() {
+      if (gateway.exitCode === null) {
+        const exited = new Promise((r) => gateway.once('exit', r));
+        gateway.send('stop');
+        const timer = setTimeout(() => gateway.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await target.stop();
+      await jump.stop();
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
