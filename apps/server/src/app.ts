@@ -44,6 +44,7 @@ import { registerRecordingRoutes } from './features/recordings/routes';
 import { registerActionLogRoutes } from './features/action-logs/routes';
 import { registerConnectionRoutes } from './features/sessions/connections-routes';
 import { registerWebTerminalRoutes } from './features/web-terminal/routes';
+import { registerResourceNameRoutes } from './features/resource-names/routes';
 
 /** Query strings carry reset codes; SSO exchange paths carry single-use credentials. */
 export function redactUrl(url: string): string {
@@ -150,6 +151,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerActionLogRoutes(api, ctx);
       registerConnectionRoutes(api, ctx);
       registerWebTerminalRoutes(api, ctx);
+      registerResourceNameRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

@@ -15,6 +15,7 @@ export * from './messages';
 export * from './password';
 export * from './recording';
 export * from './resource';
+export * from './resource-names';
 export * from './roles';
 export * from './sso';
 export * from './team';
@@ -30,6 +31,7 @@ import { clusterRoutes, clusterSettingRoutes } from './cluster';
 import { codeRoutes } from './code';
 import { connectionRoutes } from './connection';
 import { resourceRoutes } from './resource';
+import { resourceNameRoutes } from './resource-names';
 import { logRoutes } from './logs';
 import { recordingRoutes } from './recording';
 import { ssoRoutes } from './sso';
@@ -55,4 +57,5 @@ export const ALL_ROUTES: readonly RouteDescriptor[] = [
   ...Object.values(recordingRoutes),
   ...Object.values(webTerminalRoutes),
   ...Object.values(actionLogRoutes),
+  ...Object.values(resourceNameRoutes),
 ];
