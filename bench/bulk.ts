@@ -79,7 +79,9 @@ export async function runBulk(stack: Stack, bytes: number, reps: number): Promis
   return result;
 }
 
-export function bulkMedians(r: BulkResult): Record<'download' | 'upload', Record<PathName, number>> {
+export function bulkMedians(
+  r: BulkResult,
+): Record<'download' | 'upload', Record<PathName, number>> {
   const pick = (d: 'download' | 'upload'): Record<PathName, number> => ({
     gw: median(r.runs[d].gw),
     direct: median(r.runs[d].direct),

@@ -19,7 +19,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startSshd, type SshdPeer } from '../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../apps/server/src/test/harness';
+import {
+  createTestApp,
+  signedIn,
+  type TestApp,
+  type TestClient,
+} from '../../apps/server/src/test/harness';
 import {
   addMembersTo,
   addResourcesTo,

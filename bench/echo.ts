@@ -1,0 +1,149 @@
+/**
+ * Keystroke echo latency: a pty session running `stty raw -echo; cat` on the target, one byte
+ * sent every 50 ms, the time until it comes back measured per byte. `-echo` makes exactly one
+ * byte come back per key (cat's), so each sample pairs with its key; with the terminal's own
+ * echo on, the first byte back would be the line discipline's, a hair earlier than cat's.
+ *
+ * Idle, the gateway and the direct path run side by side, offset by half a period, so that the
+ * shared machine's slow spells hit both alike. Beside a bulk transfer, each path is measured in
+ * turn while a download loops over that same path (through the gateway: through the gateway).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { quantile, say, sleep } from './lib/proc';
+import type { PathName, Stack } from './lib/stack';
+
+const PERIOD_MS = 50;
+
+export interface EchoStats {
+  samples: number;
+  p50: number;
+  p99: number;
+}
+
+export interface EchoResult {
+  idle: Record<'gw' | 'direct', EchoStats>;
+  loaded: Record<'gw' | 'direct', EchoStats>;
+}
+
+/** Opens the raw session and resolves once the remote cat reads. */
+async function openEcho(stack: Stack, pathName: PathName): Promise<ChildProcess> {
+  const child = spawn(
+    'ssh',
+    [...stack.ssh(pathName, ['-tt']), 'stty raw -echo; printf READY; cat'],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  let seen = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`echo session via ${pathName}: no READY`)),
+      30_000,
+    );
+    const onData = (d: Buffer): void => {
+      seen += d.toString('latin1');
+      if (seen.includes('READY')) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`echo session via ${pathName} ended (${code})`)));
+  });
+  return child;
+}
+
+/** Sends `count` bytes, one per period from `startAt` (ms, performance clock); ms latencies. */
+async function measure(child: ChildProcess, count: number, startAt: number): Promise<number[]> {
+  const latencies: number[] = [];
+  let waiting: ((at: bigint) => void) | undefined;
+  child.stdout!.on('data', () => {
+    const at = process.hrtime.bigint();
+    const w = waiting;
+    waiting = undefined;
+    w?.(at);
+  });
+  for (let i = 0; i < count; i++) {
+    const due = startAt + i * PERIOD_MS;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const byte = Buffer.from([0x61 + (i % 26)]);
+    const back = new Promise<bigint>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no echo within 10 s')), 10_000);
+      waiting = (at) => {
+        clearTimeout(timer);
+        resolve(at);
+      };
+    });
+    const sent = process.hrtime.bigint();
+    child.stdin!.write(byte);
+    latencies.push(Number((await back) - sent) / 1e6);
+  }
+  return latencies;
+}
+
+function stats(latencies: number[]): EchoStats {
+  return {
+    samples: latencies.length,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+  };
+}
+
+function close(child: ChildProcess): void {
+  child.stdin!.end();
+  child.kill('SIGTERM');
+}
+
+/** Downloads over and over on a path until stopped. */
+function bulkLoop(stack: Stack, pathName: PathName): { stop: () => Promise<void> } {
+  let running = true;
+  let current: ChildProcess | undefined;
+  const loop = (async () => {
+    while (running) {
+      current = spawn('ssh', [...stack.ssh(pathName), `head -c ${2 ** 30} /dev/zero`], {
+        stdio: ['ignore', fs.openSync('/dev/null', 'w'), 'ignore'],
+      });
+      await new Promise((r) => current!.once('close', r));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      current?.kill('SIGTERM');
+      await loop;
+    },
+  };
+}
+
+export async function runEcho(stack: Stack, samples: number): Promise<EchoResult> {
+  say(`echo idle: ${samples} samples per path, gateway and direct side by side`);
+  const gw = await openEcho(stack, 'gw');
+  const direct = await openEcho(stack, 'direct');
+  // Warm-up: a few unmeasured keys each.
+  const warm = performance.now() + 100;
+  await Promise.all([measure(gw, 20, warm), measure(direct, 20, warm + PERIOD_MS / 2)]);
+  gw.stdout!.removeAllListeners('data');
+  direct.stdout!.removeAllListeners('data');
+  const start = performance.now() + 100;
+  const [gwIdle, directIdle] = await Promise.all([
+    measure(gw, samples, start),
+    measure(direct, samples, start + PERIOD_MS / 2),
+  ]);
+  close(gw);
+  close(direct);
+
+  const loaded = {} as Record<'gw' | 'direct', EchoStats>;
+  for (const p of ['gw', 'direct'] as const) {
+    say(`echo beside a bulk download via ${p}: ${samples} samples`);
+    const load = bulkLoop(stack, p);
+    await sleep(2000);
+    const session = await openEcho(stack, p);
+    loaded[p] = stats(await measure(session, samples, performance.now() + 100));
+    close(session);
+    await load.stop();
+  }
+  return { idle: { gw: stats(gwIdle), direct: stats(directIdle) }, loaded };
+}
