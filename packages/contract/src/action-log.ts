@@ -11,6 +11,7 @@ import { optionalQueryNumber } from './common';
 import { PAGE_SIZE_ACTION_LOG, PAGE_SIZE_MAX } from './constants';
 import { defineRoute, roles } from './http';
 import { MENU_VISIBILITY } from './roles';
+import { FILE_OPS } from './security-mode';
 
 /** Who reads the action log: the Operation Log menu's roles (spec 2 §6: 0, 1, 2, 4). */
 export const ACTION_LOG_ROLES = MENU_VISIBILITY.operationLog;
@@ -75,6 +76,13 @@ export const ActionLogEntrySchema = z.object({
   unsafe_mode: z.number().int(),
   /** Non-zero when a recording exists and the session has ended after it started. */
   play: z.number().int(),
+  /**
+   * File-log entries only (way sftp or scp, one per file a session opened): the direction and
+   * the file name as the client named it. `parent_connection_id` is the session that moved it.
+   */
+  op: z.enum(FILE_OPS).optional(),
+  filename: z.string().optional(),
+  parent_connection_id: z.number().int().optional(),
 });
 export type ActionLogEntry = z.infer<typeof ActionLogEntrySchema>;
 

@@ -10,13 +10,23 @@ import { z } from 'zod';
 // (gateway-ports.ts), and ResolvedCodeSchema read lazily (z.lazy below).
 import { ResolvedCodeSchema } from './code';
 import { GatewayPortsSchema } from './gateway-ports';
+import {
+  ALARM_ACTIONS,
+  ALARM_COMMAND_MAX,
+  CommandPolicySchema,
+  FILE_NAME_MAX,
+  FILE_OPS,
+  FILE_WAYS,
+} from './security-mode';
 
 /**
  * 2 adds the session messages (code resolution, one session's credential, session start, end
  * and cut), and later, additively, recording_chunk and recording_ack (a server that cannot read
  * a chunk drops it and the gateway keeps its spool until one can), and redeem_web_token for the
- * web terminal. A version-1 gateway never sends them and still works for tasks, so the minimum
- * stays 1; the server offers SSH sessions only through gateways that report the `ssh` feature.
+ * web terminal, and command_alarm, file_transfer and session_started's policy (security mode
+ * and the file log). A version-1 gateway never sends them and still works for tasks, so the
+ * minimum stays 1; the server offers SSH sessions only through gateways that report the `ssh`
+ * feature.
  */
 export const CONTROL_PROTOCOL = 2;
 export const CONTROL_PROTOCOL_MIN = 1;
@@ -237,6 +247,28 @@ export const GatewayMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     /**
+     * Security mode acted on a command line of this session: `intercept` (not run) or `notice`
+     * (run, with an alarm). `rule` is the intercept or notice command that matched. The server
+     * writes an alarm log row and notifies the cluster's notice accounts.
+     */
+    ...base,
+    type: z.literal('command_alarm'),
+    connection_id: z.number().int().positive(),
+    action: z.enum(ALARM_ACTIONS),
+    command: z.string().max(ALARM_COMMAND_MAX),
+    rule: z.string().max(255),
+  }),
+  z.object({
+    /** A file this session opened for reading (download) or writing (upload): the file log. */
+    ...base,
+    type: z.literal('file_transfer'),
+    connection_id: z.number().int().positive(),
+    way: z.enum(FILE_WAYS),
+    op: z.enum(FILE_OPS),
+    filename: z.string().max(FILE_NAME_MAX),
+  }),
+  z.object({
+    /**
      * Bytes `[offset, offset + len)` of a session's asciicast v2 recording (recording.ts), as
      * spooled on the gateway. The server keeps them idempotently by offset and answers
      * recording_ack with how many bytes it holds; the gateway sends the next chunk from there.
@@ -290,6 +322,8 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('session_started'),
     request_id: RequestId,
     connection_id: z.number().int().optional(),
+    /** Set when the session runs in security mode: the commands the gateway acts on. */
+    policy: CommandPolicySchema.optional(),
     refusal: SessionRefusalSchema.optional(),
   }),
   z.object({

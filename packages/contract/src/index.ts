@@ -17,6 +17,7 @@ export * from './recording';
 export * from './resource';
 export * from './resource-names';
 export * from './roles';
+export * from './security-mode';
 export * from './sso';
 export * from './team';
 export * from './version';

@@ -5,6 +5,7 @@
  * is ever accepted without the server's word.
  */
 import crypto from 'node:crypto';
+import type { AlarmAction, CommandPolicy, FileOp, FileWay } from '@portcullis/contract';
 import type { ReplyMessage } from './connection';
 import {
   CONTROL_PROTOCOL,
@@ -38,8 +39,12 @@ export interface SessionControlApi {
     grant: string,
     clientIp: string,
     way: SessionWay,
-  ): Promise<Outcome<{ connectionId: number }>>;
+  ): Promise<Outcome<{ connectionId: number; policy?: CommandPolicy }>>;
   end(connectionId: number): void;
+  /** Security mode acted on a command line (reported, not waited for). */
+  alarm(connectionId: number, action: AlarmAction, command: string, rule: string): void;
+  /** A file the session opened, for the file log (reported, not waited for). */
+  fileTransfer(connectionId: number, way: FileWay, op: FileOp, filename: string): void;
   /** Called when the server cuts a session; returns a function that stops listening. */
   onCut(listener: (connectionId: number, reason: string) => void): () => void;
 }
@@ -134,13 +139,38 @@ export function createSessionRequests(
         way,
       });
       if (reply?.type === 'session_started' && reply.connection_id !== undefined) {
-        return { ok: true, connectionId: reply.connection_id };
+        return {
+          ok: true,
+          connectionId: reply.connection_id,
+          ...(reply.policy && { policy: reply.policy }),
+        };
       }
       return { ok: false, refusal: refusal(reply) };
     },
     end(connectionId) {
       // Lost while disconnected is fine: the server ends a gateway's sessions when it goes.
       send({ v: CONTROL_PROTOCOL, type: 'session_end', connection_id: connectionId });
+    },
+    alarm(connectionId, action, command, rule) {
+      // Lost while disconnected: the block itself still happened at the gateway (fail closed).
+      send({
+        v: CONTROL_PROTOCOL,
+        type: 'command_alarm',
+        connection_id: connectionId,
+        action,
+        command,
+        rule,
+      });
+    },
+    fileTransfer(connectionId, way, op, filename) {
+      send({
+        v: CONTROL_PROTOCOL,
+        type: 'file_transfer',
+        connection_id: connectionId,
+        way,
+        op,
+        filename,
+      });
     },
     onCut(listener) {
       cutListeners.add(listener);

@@ -13,6 +13,7 @@ import type { AuthContext, Client, Connection } from 'ssh2';
 import ssh2 from 'ssh2';
 import type { SessionControlApi, Outcome } from '../control/session-requests';
 import type { ResolvedCode, SessionRefusal } from '../control/protocol';
+import type { CommandPolicy } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { sendBanner } from './banner';
 import { connectUpstream, upstreamReason } from './upstream';
@@ -26,6 +27,8 @@ export interface AcceptedSession {
   upstream: Client;
   connectionId: number;
   username: string;
+  /** The commands security mode acts on; undefined when the session is not in security mode. */
+  policy?: CommandPolicy;
 }
 
 type Resolved = Outcome<{ resolved: ResolvedCode; grant: string }>;
@@ -133,7 +136,13 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
       },
       'ssh session opened',
     );
-    deps.onAccepted({ resolved, upstream, connectionId: started.connectionId, username });
+    deps.onAccepted({
+      resolved,
+      upstream,
+      connectionId: started.connectionId,
+      username,
+      ...(started.policy && { policy: started.policy }),
+    });
     ctx.accept();
   };
 }

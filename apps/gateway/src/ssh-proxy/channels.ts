@@ -4,6 +4,10 @@
  * byte for byte. Window changes and signals pass on; the exit status or signal passes back
  * after every byte of output has been handed to the client.
  * Refused: agent and X11 forwarding, environment variables, other subsystems.
+ *
+ * Security mode (a session policy): shell input goes through a CommandFilter and an exec's
+ * command is judged before it runs. The file log watches a copy of sftp requests and of the
+ * scp stream (file-log/); neither changes a byte.
  */
 import type {
   ClientChannel,
@@ -13,8 +17,12 @@ import type {
   ServerChannel,
   Session,
 } from 'ssh2';
+import type { AlarmAction, CommandPolicy, FileOp, FileWay } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import type { ChannelTap, TerminalSize } from '../recording';
+import { ScpStreamReader, scpDirection } from './file-log/scp';
+import { SftpRequestReader } from './file-log/sftp';
+import { blockedNotice, CommandFilter, judge } from './security-mode/command-filter';
 
 type Opened = (err: Error | undefined, channel: ClientChannel) => void;
 
@@ -33,6 +41,20 @@ export interface BridgeEvents {
    * exec: output only). Undefined when the session is not recorded.
    */
   onRecord?(size: TerminalSize | undefined, options: { input: boolean }): ChannelTap;
+  /** The session's security-mode policy; undefined when not in security mode. */
+  policy?: CommandPolicy;
+  onAlarm?(action: AlarmAction, command: string, rule: string): void;
+  /** A file the client opened through sftp or scp, for the file log. */
+  onFile?(way: FileWay, op: FileOp, filename: string): void;
+}
+
+/** What pipe() adds to the plain byte bridge. */
+interface PipeHooks {
+  tap?: ChannelTap;
+  filter?: { filter: CommandFilter; notices: 'stdout' | 'stderr' };
+  /** Watches a copy of the client's bytes (to the target) or of the target's (to the client). */
+  watchInput?: (data: Buffer) => void;
+  watchOutput?: (data: Buffer) => void;
 }
 
 /**
@@ -49,7 +71,7 @@ export function bridgeSession(
 ): void {
   let pty: PseudoTtyOptions | undefined;
   let target: ClientChannel | undefined;
-  let tap: ChannelTap | undefined;
+  let hooks: PipeHooks = {};
   const size = (): TerminalSize | undefined =>
     pty ? { cols: pty.cols ?? 80, rows: pty.rows ?? 24, term: pty.term } : undefined;
 
@@ -66,7 +88,7 @@ export function bridgeSession(
   });
   session.on('window-change', (accept, _reject, info) => {
     target?.setWindow(info.rows, info.cols, info.height, info.width);
-    tap?.resize(info.cols, info.rows);
+    hooks.tap?.resize(info.cols, info.rows);
     accept?.();
   });
   session.on('signal', (accept, _reject, info) => {
@@ -94,23 +116,65 @@ export function bridgeSession(
         return;
       }
       target = opened;
-      pipe(channel, opened, tap);
+      pipe(channel, opened, hooks);
     });
+  };
+  const onAlarm = (action: AlarmAction, command: string, rule: string): void => {
+    logger.info({ action, rule }, 'security mode acted on a command');
+    events.onAlarm?.(action, command, rule);
   };
 
   session.on('shell', (accept) => {
     events.onStart('shell', '');
-    tap = events.onRecord?.(size(), { input: true });
+    const tap = events.onRecord?.(size(), { input: true });
+    const filter =
+      events.policy && new CommandFilter(events.policy, pty ? 'terminal' : 'lines', onAlarm);
+    hooks = {
+      ...(tap && { tap }),
+      ...(filter && { filter: { filter, notices: pty ? 'stdout' : 'stderr' } }),
+    };
     open(accept, (cb) => upstream.shell(pty ?? false, cb));
   });
   session.on('exec', (accept, _reject, info) => {
     events.onStart('exec', info.command);
-    if (!FILE_TRANSFER_EXEC.test(info.command)) tap = events.onRecord?.(size(), { input: false });
+    const verdict = events.policy && judge(events.policy, info.command, onAlarm);
+    if (verdict?.action === 'intercept') {
+      const channel = accept();
+      if (!channel) return;
+      channel.stderr.write(blockedNotice({ command: info.command, rule: verdict.rule }));
+      channel.exit(1);
+      channel.end();
+      return;
+    }
+    if (!FILE_TRANSFER_EXEC.test(info.command)) {
+      const tap = events.onRecord?.(size(), { input: false });
+      // `ssh host bash` reads commands from its input: in security mode they are lines too.
+      const filter =
+        events.policy && new CommandFilter(events.policy, pty ? 'terminal' : 'lines', onAlarm);
+      hooks = {
+        ...(tap && { tap }),
+        ...(filter && { filter: { filter, notices: pty ? 'stdout' : 'stderr' } }),
+      };
+    }
+    const op = scpDirection(info.command);
+    if (op && events.onFile) {
+      const onFile = events.onFile;
+      const reader = new ScpStreamReader(op, (o, name) => onFile('scp', o, name));
+      hooks =
+        op === 'upload'
+          ? { watchInput: (d) => reader.push(d) }
+          : { watchOutput: (d) => reader.push(d) };
+    }
     open(accept, (cb) => upstream.exec(info.command, pty ? { pty } : {}, cb));
   });
   session.on('subsystem', (accept, reject, info) => {
     if (info.name !== 'sftp') return void reject();
     events.onStart('subsystem', info.name);
+    if (events.onFile) {
+      const onFile = events.onFile;
+      const reader = new SftpRequestReader((op, name) => onFile('sftp', op, name));
+      hooks = { watchInput: (d) => reader.push(d) };
+    }
     open(accept, (cb) => upstream.subsys(info.name, cb));
   });
 }
@@ -123,10 +187,35 @@ function flushed(stream: NodeJS.WritableStream): Promise<void> {
   });
 }
 
-function pipe(client: ServerChannel, target: ClientChannel, tap?: ChannelTap): void {
+/** The client's input through security mode: only checked lines reach the target. */
+function pipeFiltered(
+  client: ServerChannel,
+  target: ClientChannel,
+  { filter, notices }: NonNullable<PipeHooks['filter']>,
+): void {
+  const deliver = ({ forward, blocked }: ReturnType<CommandFilter['input']>): void => {
+    if (forward.length > 0 && !target.write(forward)) {
+      client.pause();
+      target.once('drain', () => client.resume());
+    }
+    if (blocked) (notices === 'stdout' ? client : client.stderr).write(blockedNotice(blocked));
+  };
+  client.on('data', (data: Buffer) => deliver(filter.input(data)));
+  client.on('end', () => {
+    deliver(filter.end());
+    target.end(); // the client's EOF becomes the target's EOF
+  });
+  client.resume();
+}
+
+function pipe(client: ServerChannel, target: ClientChannel, hooks: PipeHooks): void {
+  const { tap, filter, watchInput, watchOutput } = hooks;
   let exit: Exit | undefined;
-  client.pipe(target); // the client's EOF becomes the target's EOF
+  if (filter) pipeFiltered(client, target, filter);
+  else client.pipe(target); // the client's EOF becomes the target's EOF
   target.pipe(client, { end: false });
+  if (watchInput) client.on('data', watchInput);
+  if (watchOutput) target.on('data', watchOutput);
   target.stderr.pipe(client.stderr, { end: false });
   if (tap) {
     // Extra 'data' listeners see the same chunks as the pipes and never pause them.

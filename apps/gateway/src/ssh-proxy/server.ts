@@ -76,6 +76,11 @@ export async function startSshProxy(options: SshProxyOptions): Promise<SshProxy>
             onStart: (kind) =>
               logger.info({ connection_id: session?.connectionId, kind }, 'ssh channel opened'),
             ...(recordings && { onRecord }),
+            ...(session?.policy && { policy: session.policy }),
+            onAlarm: (action, command, rule) =>
+              session && control.alarm(session.connectionId, action, command, rule),
+            onFile: (way, op, filename) =>
+              session && control.fileTransfer(session.connectionId, way, op, filename),
           }),
         );
       });

@@ -20,6 +20,7 @@ import { WebSocket, type RawData } from 'ws';
 import type { SessionControlApi } from '../control/session-requests';
 import type { Logger } from '../core/logger';
 import type { ChannelTap, Recordings, SessionRecorder } from '../recording';
+import { blockedNotice, CommandFilter } from '../ssh-proxy/security-mode/command-filter';
 import { connectUpstream, upstreamReason } from '../ssh-proxy/upstream';
 
 const AUTH_TIMEOUT_MS = 10_000;
@@ -64,6 +65,8 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
   let channel: ClientChannel | undefined;
   let recorder: SessionRecorder | undefined;
   let tap: ChannelTap | undefined;
+  /** Security mode, the same line filter as the SSH proxy's pty shells. */
+  let filter: CommandFilter | undefined;
   let connectionId: number | undefined;
   let unregister: (() => void) | undefined;
 
@@ -157,6 +160,13 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     if (!started.ok) return refuse(started.refusal.code, started.refusal.message);
     connectionId = started.connectionId;
     if (gone()) return release();
+    if (started.policy) {
+      const id = connectionId;
+      filter = new CommandFilter(started.policy, 'terminal', (action, command, rule) => {
+        logger.info({ connection_id: id, action, rule }, 'security mode acted on a command');
+        control.alarm(id, action, command, rule);
+      });
+    }
     unregister = deps.register(connectionId, (reason) =>
       finish(
         'SessionCut',
@@ -211,7 +221,13 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     if (isBinary) {
       const input = bytes(data);
       tap?.input(input);
-      if (!channel.write(input)) {
+      const checked = filter?.input(input) ?? { forward: input, blocked: null };
+      if (checked.blocked) {
+        const notice = Buffer.from(blockedNotice(checked.blocked));
+        tap?.output(notice);
+        ws.send(notice, { binary: true });
+      }
+      if (!channel.write(checked.forward)) {
         ws.pause();
         channel.once('drain', () => ws.resume());
       }

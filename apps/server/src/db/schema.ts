@@ -162,6 +162,13 @@ export interface TunnelConnectionTable {
   /** ssh, sftp, scp, webssh… and the client's address, from session_start (migration 011). */
   way: Generated<string>;
   client_ip: Generated<string>;
+  /**
+   * File-log rows (migration 013): download or upload, the file name, and the session that
+   * moved the file; '' and null on session rows.
+   */
+  op: Generated<string>;
+  filename: Generated<string>;
+  parent_id: number | null;
 }
 
 export interface TeamGroupTable {

@@ -15,6 +15,7 @@ import * as workgroups from './009-workgroups';
 import * as recordings from './010-recordings';
 import * as onlineConnections from './011-online-connections';
 import * as actionLog from './012-action-log';
+import * as fileLog from './013-file-log';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '010-recordings': recordings,
   '011-online-connections': onlineConnections,
   '012-action-log': actionLog,
+  '013-file-log': fileLog,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

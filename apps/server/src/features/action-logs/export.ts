@@ -18,6 +18,8 @@ const HEADER = [
   'Total time',
   'Unsafe mode',
   'Recorded',
+  'File op',
+  'File name',
 ];
 
 /** Epoch seconds as `YYYY-MM-DD HH:mm:ss` (UTC: a report read anywhere says the same). */
@@ -45,6 +47,8 @@ export async function actionLogWorkbook(rows: readonly ActionLogEntry[]): Promis
       r.date ? formatDuration(r.start_date, r.date) : '',
       r.unsafe_mode,
       r.play ? 1 : 0,
+      r.op ?? '',
+      safe(r.filename ?? ''),
     ]);
   }
   sheet.columns.forEach((c) => (c.width = 20));

@@ -52,9 +52,13 @@ export function matching(ctx: AppContext, auth: AuthContext, q: SearchTunnelQuer
     const k = q.keywords;
     base = base.where((eb) =>
       eb.or(
-        ['account.name', 'resource.name', 'resource.ip_address', 'tunnel_connection.client_ip'].map(
-          (c) => like(c, k),
-        ),
+        [
+          'account.name',
+          'resource.name',
+          'resource.ip_address',
+          'tunnel_connection.client_ip',
+          'tunnel_connection.filename',
+        ].map((c) => like(c, k)),
       ),
     );
   }
@@ -84,6 +88,9 @@ export async function searchActionLog(
       'tunnel_connection.resource_id',
       'tunnel_connection.account_id',
       'tunnel_connection.recording',
+      'tunnel_connection.op',
+      'tunnel_connection.filename',
+      'tunnel_connection.parent_id',
       'account.name as account_name',
       'account.avatar',
       'resource.name as resource_name',
@@ -123,6 +130,12 @@ export async function searchActionLog(
       client_ip_address: r.client_ip,
       unsafe_mode: r.safe_mode === 0 ? 1 : 0,
       play: r.recording !== 0 && end > r.created_at ? 1 : 0,
+      // File-log entries (migration 013) carry the direction and the file name.
+      ...((r.op === 'download' || r.op === 'upload') && {
+        op: r.op,
+        filename: r.filename,
+        ...(r.parent_id !== null && { parent_connection_id: r.parent_id }),
+      }),
     };
   });
   return { total, data };

@@ -19,8 +19,10 @@ import { AppError } from '../../lib/app-error';
 import { resolveCode } from '../codes/resolve';
 import { ingestChunk } from '../recordings/ingest';
 import { redeemWebTerminalToken } from '../web-terminal/service';
+import { recordAlarm, sessionPolicy } from './alarms';
 import { endConnections, openConnection } from './connections';
 import { ExplainedRefusal, sessionCredential } from './credential';
+import { recordFileTransfer } from './file-log';
 import { createGrantStore } from './grants';
 import { checkMemberKey } from './pubkey';
 
@@ -44,7 +46,9 @@ type SessionMessage = Extract<
       | 'session_credential'
       | 'session_start'
       | 'session_end'
-      | 'recording_chunk';
+      | 'recording_chunk'
+      | 'command_alarm'
+      | 'file_transfer';
   }
 >;
 
@@ -55,6 +59,8 @@ export const SESSION_MESSAGE_TYPES: ReadonlySet<string> = new Set([
   'session_start',
   'session_end',
   'recording_chunk',
+  'command_alarm',
+  'file_transfer',
 ]);
 
 export function isSessionMessage(message: GatewayMessage): message is SessionMessage {
@@ -161,13 +167,21 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         link.send({ v, type: 'session_started', request_id: m.request_id, refusal });
         return;
       }
-      const id = await openConnection(getCtx(), grant, { way: m.way, clientIp: m.client_ip });
+      const ctx = getCtx();
+      const policy = await sessionPolicy(ctx, grant.resolved);
+      const id = await openConnection(ctx, grant, { way: m.way, clientIp: m.client_ip });
       open.set(id, link);
       link.log.info(
         { connection_id: id, tunnel_id: grant.resolved.tunnel_id, way: m.way },
         'session started',
       );
-      link.send({ v, type: 'session_started', request_id: m.request_id, connection_id: id });
+      link.send({
+        v,
+        type: 'session_started',
+        request_id: m.request_id,
+        connection_id: id,
+        ...(policy && { policy }),
+      });
     },
     async session_end(link, m) {
       // Only the gateway carrying a session may end it.
@@ -175,6 +189,26 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       open.delete(m.connection_id);
       await endConnections(getCtx(), [m.connection_id]);
       link.log.info({ connection_id: m.connection_id }, 'session ended');
+    },
+    async command_alarm(link, m) {
+      // Only the gateway carrying a session reports on it.
+      if (open.get(m.connection_id) !== link) return;
+      const written = await recordAlarm(
+        getCtx(),
+        { connectionId: m.connection_id, action: m.action, command: m.command, rule: m.rule },
+        (err) => link.log.warn({ err, connection_id: m.connection_id }, 'alarm mail failed'),
+      );
+      // The command is the member's own text: logged in the alarm row, not in the server log.
+      if (written) link.log.info({ connection_id: m.connection_id, action: m.action }, 'alarm');
+    },
+    async file_transfer(link, m) {
+      if (open.get(m.connection_id) !== link) return;
+      await recordFileTransfer(getCtx(), {
+        connectionId: m.connection_id,
+        way: m.way,
+        op: m.op,
+        filename: m.filename,
+      });
     },
     async recording_chunk(link, m) {
       const outcome = await ingestChunk(getCtx(), link.networkId, m);

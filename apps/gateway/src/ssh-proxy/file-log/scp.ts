@@ -1,0 +1,75 @@
+/**
+ * Reads classic scp (`scp -O`, an exec of `scp -t DEST` to upload or `scp -f SRC` to
+ * download) for the file log. The sending side's stream carries, per file:
+ *   `C<mode> <size> <name>\n` / size bytes of file / one 0 byte
+ * and for directories (`scp -r`) `D<mode> 0 <name>\n` … `E\n`, with `T<mtime> 0 <atime> 0\n`
+ * before either under `-p`. The reader watches a copy of that stream and never holds file
+ * bytes: it counts them off.
+ */
+import type { FileOp } from '@portcullis/contract';
+import type { OnFile } from './sftp';
+
+/** A header line longer than this is not scp's: the reader stops (logs nothing more). */
+const LINE_MAX = 8192;
+
+/** `upload` for `scp … -t …`, `download` for `scp … -f …`, null for anything else. */
+export function scpDirection(command: string): FileOp | null {
+  const words = command.trim().split(/\s+/);
+  if (words[0] !== 'scp' && !words[0]?.endsWith('/scp')) return null;
+  for (const word of words.slice(1)) {
+    if (word === '--' || !word.startsWith('-') || word.startsWith('--')) continue;
+    if (word.includes('t')) return 'upload';
+    if (word.includes('f')) return 'download';
+  }
+  return null;
+}
+
+export class ScpStreamReader {
+  private line: Buffer[] = [];
+  private lineLength = 0;
+  /** File bytes (and the trailing 0) still to count off. */
+  private skip = 0;
+  private readonly dirs: string[] = [];
+  private stopped = false;
+
+  constructor(
+    private readonly op: FileOp,
+    private readonly onFile: OnFile,
+  ) {}
+
+  push(data: Buffer): void {
+    let at = 0;
+    while (at < data.length && !this.stopped) {
+      if (this.skip > 0) {
+        const n = Math.min(this.skip, data.length - at);
+        this.skip -= n;
+        at += n;
+        continue;
+      }
+      const nl = data.indexOf(0x0a, at);
+      const end = nl < 0 ? data.length : nl;
+      this.line.push(data.subarray(at, end));
+      this.lineLength += end - at;
+      at = nl < 0 ? data.length : nl + 1;
+      if (this.lineLength > LINE_MAX) this.stopped = true;
+      else if (nl >= 0) this.onLine(Buffer.concat(this.line).toString('utf8'));
+      if (nl >= 0) {
+        this.line = [];
+        this.lineLength = 0;
+      }
+    }
+  }
+
+  private onLine(line: string): void {
+    const header = /^([CD])[0-7]{3,4} (\d+) (.+)$/.exec(line);
+    if (header) {
+      const [, kind, size, name] = header;
+      if (kind === 'D') return void this.dirs.push(name!);
+      this.onFile(this.op, [...this.dirs, name!].join('/'));
+      this.skip = Number(size) + 1;
+      return;
+    }
+    if (line === 'E') this.dirs.pop();
+    // T lines (times) and anything else carry no file name.
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Security mode on one terminal channel's input: each command line the member submits is
+ * checked against the session's policy before its Enter reaches the target.
+ *
+ * - `terminal` (a pty: the SSH shell with -t, the web terminal): keys pass through as typed, so
+ *   the target echoes them; the line is rebuilt by {@link LineEditor}. At Enter, an intercept
+ *   command's Enter is not sent: a Ctrl-C goes instead (the shell drops the line, also inside a
+ *   `for …; do` continuation), and the rest of that input chunk (a paste) is dropped too.
+ * - `lines` (a shell without a pty, `ssh host < script`): input is held a line at a time and
+ *   only a checked line is sent; the last line is checked at end of input.
+ *
+ * A notice command passes and raises an alarm. See command-match.ts and the README's
+ * "Security mode limits" for what a line-based filter cannot see.
+ */
+import {
+  ALARM_COMMAND_MAX,
+  fillText,
+  SECURITY_MODE_TEXT,
+  type AlarmAction,
+  type CommandPolicy,
+} from '@portcullis/contract';
+import { matchCommand } from './command-match';
+import { LineEditor } from './line-editor';
+
+export interface Blocked {
+  command: string;
+  rule: string;
+}
+
+export interface FilterResult {
+  /** The bytes to send to the target. */
+  forward: Buffer;
+  /** Set when a line was blocked: the member must be told why. */
+  blocked: Blocked | null;
+}
+
+export type OnAlarm = (action: AlarmAction, command: string, rule: string) => void;
+
+const CTRL_C = Buffer.from([0x03]);
+
+/** Length in bytes of a UTF-8 sequence from its lead byte (1 for a stray byte). */
+function utf8Length(lead: number): number {
+  if (lead >= 0xf0) return 4;
+  if (lead >= 0xe0) return 3;
+  if (lead >= 0xc0) return 2;
+  return 1;
+}
+
+function clip(command: string): string {
+  return command.length > ALARM_COMMAND_MAX
+    ? `${command.slice(0, ALARM_COMMAND_MAX - 1)}…`
+    : command;
+}
+
+/** What the member's terminal shows in place of a blocked line, in English and Chinese. */
+export function blockedNotice(blocked: Blocked): string {
+  // Control characters of the line are not echoed back raw to the member's terminal.
+  const values = {
+    command: [...clip(blocked.command)].filter((c) => c >= ' ' && c !== '\x7f').join(''),
+    rule: blocked.rule,
+  };
+  const text = SECURITY_MODE_TEXT.blocked;
+  return `\r\n${fillText(text.en, values)}\r\n${fillText(text.zh, values)}\r\n`;
+}
+
+/**
+ * Checks one line: `intercept` when it must not run, `notice` when it runs with an alarm.
+ * Reports through `onAlarm` either way.
+ */
+export function judge(
+  policy: CommandPolicy,
+  line: string,
+  onAlarm: OnAlarm,
+): { action: AlarmAction; rule: string } | null {
+  if (line.trim() === '') return null;
+  const blocked = matchCommand(line, policy.intercept);
+  if (blocked) {
+    onAlarm('intercept', clip(line), blocked.rule);
+    return { action: 'intercept', rule: blocked.rule };
+  }
+  const noticed = matchCommand(line, policy.notice);
+  if (noticed) {
+    onAlarm('notice', clip(line), noticed.rule);
+    return { action: 'notice', rule: noticed.rule };
+  }
+  return null;
+}
+
+export class CommandFilter {
+  private readonly editor = new LineEditor();
+  /** A UTF-8 character still arriving, in terminal mode. */
+  private partial: number[] = [];
+  /** The line held back so far, in lines mode. */
+  private held: Buffer[] = [];
+
+  constructor(
+    private readonly policy: CommandPolicy,
+    private readonly mode: 'terminal' | 'lines',
+    private readonly onAlarm: OnAlarm,
+  ) {}
+
+  input(data: Buffer): FilterResult {
+    return this.mode === 'terminal' ? this.terminal(data) : this.lines(data);
+  }
+
+  /** End of input: a held last line without its newline is checked (lines mode). */
+  end(): FilterResult {
+    const rest = Buffer.concat(this.held);
+    this.held = [];
+    if (rest.length === 0) return { forward: rest, blocked: null };
+    const verdict = judge(this.policy, rest.toString('utf8'), this.onAlarm);
+    if (verdict?.action === 'intercept') {
+      return {
+        forward: Buffer.alloc(0),
+        blocked: { command: rest.toString(), rule: verdict.rule },
+      };
+    }
+    return { forward: rest, blocked: null };
+  }
+
+  private terminal(data: Buffer): FilterResult {
+    for (let i = 0; i < data.length; i++) {
+      const byte = data[i]!;
+      let ch: string;
+      if (this.partial.length > 0 || byte >= 0x80) {
+        this.partial.push(byte);
+        if (this.partial.length < utf8Length(this.partial[0]!)) continue;
+        ch = Buffer.from(this.partial).toString('utf8');
+        this.partial = [];
+      } else ch = String.fromCharCode(byte);
+      const line = this.editor.feed(ch);
+      if (!line) continue;
+      const verdict = judge(this.policy, line.text, this.onAlarm);
+      if (verdict?.action === 'intercept') {
+        return {
+          forward: Buffer.concat([data.subarray(0, i), CTRL_C]),
+          blocked: { command: line.text, rule: verdict.rule },
+        };
+      }
+    }
+    return { forward: data, blocked: null };
+  }
+
+  private lines(data: Buffer): FilterResult {
+    const out: Buffer[] = [];
+    let from = 0;
+    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, from)) {
+      const line = Buffer.concat([...this.held, data.subarray(from, nl + 1)]);
+      this.held = [];
+      from = nl + 1;
+      const text = line.toString('utf8').replace(/\r?\n$/, '');
+      const verdict = judge(this.policy, text, this.onAlarm);
+      if (verdict?.action === 'intercept') {
+        return { forward: Buffer.concat(out), blocked: { command: text, rule: verdict.rule } };
+      }
+      out.push(line);
+    }
+    if (from < data.length) this.held.push(data.subarray(from));
+    return { forward: Buffer.concat(out), blocked: null };
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Security mode on the server (spec 2 §2 cluster safe mode, §3 alarm log rows, §4): the policy
+ * a gateway enforces for a session (the cluster's intercept and notice commands), and what
+ * happens when it acts: an alarm log row (operation time, account, client IP, resource,
+ * workgroup, way, command, notified accounts) and a mail to each notice account when the
+ * cluster's alarm notices are on. The mail goes through the server's mailer (SMTP, or the
+ * outbox folder), in English and Chinese; a mail that cannot be sent is logged, never retried
+ * into the control channel's way.
+ */
+import {
+  fillText,
+  SECURITY_MODE_TEXT,
+  type AlarmAction,
+  type CommandPolicy,
+  type ResolvedCode,
+} from '@portcullis/contract';
+import type { AppContext } from '../../context';
+import { nowSeconds } from '../../lib/time';
+
+/** The policy of a session in security mode; undefined for a session that is not. */
+export async function sessionPolicy(
+  ctx: AppContext,
+  resolved: ResolvedCode,
+): Promise<CommandPolicy | undefined> {
+  if (resolved.safe_mode !== 1) return undefined;
+  const rows = await ctx.db
+    .selectFrom('intercept_command')
+    .select(['kind', 'command'])
+    .where('network_id', '=', resolved.resource.network_id)
+    .orderBy('id')
+    .execute();
+  return {
+    intercept: rows.filter((r) => r.kind === 'intercept').map((r) => r.command),
+    notice: rows.filter((r) => r.kind === 'notice').map((r) => r.command),
+  };
+}
+
+export interface AlarmReport {
+  connectionId: number;
+  action: AlarmAction;
+  command: string;
+  rule: string;
+}
+
+/** The session an alarm is about, with the names its log row carries. */
+async function sessionOf(ctx: AppContext, connectionId: number) {
+  return ctx.db
+    .selectFrom('tunnel_connection')
+    .innerJoin('account', 'account.id', 'tunnel_connection.account_id')
+    .leftJoin('resource', 'resource.id', 'tunnel_connection.resource_id')
+    .leftJoin('network', 'network.id', 'resource.network_id')
+    .leftJoin('tunnel', 'tunnel.id', 'tunnel_connection.tunnel_id')
+    .leftJoin('project_resource', 'project_resource.id', 'tunnel.project_resource_id')
+    .leftJoin('project', 'project.id', 'project_resource.project_id')
+    .select([
+      'tunnel_connection.company_id',
+      'tunnel_connection.account_id',
+      'tunnel_connection.way',
+      'tunnel_connection.client_ip',
+      'account.account',
+      'account.is_admin',
+      'resource.name as resource_name',
+      'network.id as network_id',
+      'network.name as net_name',
+      'network.safe_mode_notice',
+      'project.name as project_name',
+    ])
+    .where('tunnel_connection.id', '=', connectionId)
+    .executeTakeFirst();
+}
+
+async function noticeAccounts(ctx: AppContext, networkId: number) {
+  return ctx.db
+    .selectFrom('network_account')
+    .innerJoin('account', 'account.id', 'network_account.account_id')
+    .select(['account.name', 'account.account'])
+    .where('network_account.network_id', '=', networkId)
+    .where('network_account.role', '=', 'notice')
+    .where('account.status', '=', 0)
+    .orderBy('account.name')
+    .execute();
+}
+
+const stamp = (seconds: number): string =>
+  `${new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+
+/**
+ * Writes the alarm log row and sends the notices. Resolves once the row is written; the mails
+ * go on in the background (`onMailError` hears of a failure).
+ */
+export async function recordAlarm(
+  ctx: AppContext,
+  report: AlarmReport,
+  onMailError: (err: unknown) => void,
+): Promise<boolean> {
+  const session = await sessionOf(ctx, report.connectionId);
+  if (!session) return false;
+  const notified =
+    session.safe_mode_notice === 1 && session.network_id !== null
+      ? await noticeAccounts(ctx, session.network_id)
+      : [];
+  const now = nowSeconds();
+  await ctx.db
+    .insertInto('event_log')
+    .values({
+      company_id: session.company_id,
+      log_type: 'alarm',
+      event: report.action,
+      account_id: session.account_id,
+      account: session.account,
+      admin: session.is_admin,
+      user: '',
+      group_name: '',
+      net_name: session.net_name ?? '',
+      resource_name: session.resource_name ?? '',
+      shared_company_name: '',
+      project_name: session.project_name ?? '',
+      project_account: '',
+      con_ip: session.client_ip,
+      way: session.way,
+      command: report.command,
+      notice_accounts: JSON.stringify(notified.map((a) => a.name)),
+      created_at: now,
+    })
+    .execute();
+  if (notified.length === 0) return true;
+  const values = (lang: 'en' | 'zh') => ({
+    action: SECURITY_MODE_TEXT[report.action === 'intercept' ? 'intercepted' : 'noticed'][lang],
+    time: stamp(now),
+    account: session.account,
+    ip: session.client_ip,
+    resource: session.resource_name ?? '',
+    workgroup: session.project_name ?? '',
+    way: session.way,
+    command: report.command,
+    rule: report.rule,
+  });
+  const { alarmSubject, alarmBody } = SECURITY_MODE_TEXT;
+  const subject = fillText(alarmSubject.en, values('en'));
+  const text = `${fillText(alarmBody.en, values('en'))}\n\n${fillText(alarmBody.zh, values('zh'))}\n`;
+  for (const to of notified) {
+    ctx.mailer.send({ to: to.account, subject, text }).catch(onMailError);
+  }
+  return true;
+}
