@@ -7,7 +7,8 @@
  *   command's Enter is not sent: a Ctrl-C goes instead (the shell drops the line, also inside a
  *   `for …; do` continuation), and the rest of that input chunk (a paste) is dropped too.
  * - `lines` (a shell without a pty, `ssh host < script`): input is held a line at a time and
- *   only a checked line is sent; the last line is checked at end of input.
+ *   only a checked line is sent (a blocked one is left out, the next still run); the last line
+ *   is checked at end of input.
  *
  * A notice command passes and raises an alarm. See command-match.ts and the README's
  * "Security mode limits" for what a line-based filter cannot see.
@@ -30,7 +31,7 @@ export interface Blocked {
 export interface FilterResult {
   /** The bytes to send to the target. */
   forward: Buffer;
-  /** Set when a line was blocked: the member must be told why. */
+  /** Set when a line was blocked (the first, if several): the member must be told why. */
   blocked: Blocked | null;
 }
 
@@ -141,8 +142,13 @@ export class CommandFilter {
     return { forward: data, blocked: null };
   }
 
+  /**
+   * Each whole line on its own: a blocked line is left out and the lines after it still run
+   * (as a script's would), whatever chunks they arrived in.
+   */
   private lines(data: Buffer): FilterResult {
     const out: Buffer[] = [];
+    let blocked: Blocked | null = null;
     let from = 0;
     for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, from)) {
       const line = Buffer.concat([...this.held, data.subarray(from, nl + 1)]);
@@ -150,12 +156,10 @@ export class CommandFilter {
       from = nl + 1;
       const text = line.toString('utf8').replace(/\r?\n$/, '');
       const verdict = judge(this.policy, text, this.onAlarm);
-      if (verdict?.action === 'intercept') {
-        return { forward: Buffer.concat(out), blocked: { command: text, rule: verdict.rule } };
-      }
-      out.push(line);
+      if (verdict?.action !== 'intercept') out.push(line);
+      else blocked ??= { command: text, rule: verdict.rule };
     }
     if (from < data.length) this.held.push(data.subarray(from));
-    return { forward: Buffer.concat(out), blocked: null };
+    return { forward: Buffer.concat(out), blocked };
   }
 }

@@ -1,0 +1,111 @@
+/**
+ * Line reconstruction from keystrokes and what the filter forwards: typed input with
+ * Backspace, Ctrl-U, Ctrl-W, cursor motion and pastes, in a pty (terminal) and without one
+ * (lines). The end-to-end runs through the real sshd are in the server's security-mode test.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AlarmAction } from '@portcullis/contract';
+import { blockedNotice, CommandFilter } from './command-filter';
+import { LineEditor } from './line-editor';
+
+const policy = { intercept: ['rm', 'reboot'], notice: ['whoami'] };
+
+function typed(keys: string): { text: string; uncertain: boolean } {
+  const editor = new LineEditor();
+  for (const ch of keys) {
+    const line = editor.feed(ch);
+    if (line) return line;
+  }
+  throw new Error('no Enter');
+}
+
+describe('LineEditor', () => {
+  it.each([
+    ['rm x\r', 'rm x'],
+    ['rx\x7fm x\r', 'rm x'],
+    ['ls -l\x15rm x\r', 'rm x'],
+    ['echo hi rm\x17\x17\x17rm x\r', 'rm x'],
+    ['m x\x1b[D\x1b[D\x1b[Dr\r', 'rm x'],
+    ['m x\x01r\r', 'rm x'],
+    ['rm x\x01\x06\x06\x0b\x05 y\r', 'rm y'],
+    ['rmm x\x1b[D\x1b[D\x1b[D\x1b[3~\r', 'rm x'],
+    ['\x1b[200~rm x\x1b[201~\r', 'rm x'],
+    ['ls\x03rm x\r', 'rm x'],
+    ['ls 中文\r', 'ls 中文'],
+  ])('rebuilds %j as %j', (keys, line) => {
+    expect(typed(keys)).toEqual({ text: line, uncertain: false });
+  });
+
+  it('marks lines the shell may have changed (completion, history, word motions) uncertain', () => {
+    expect(typed('r\tx\r').uncertain).toBe(true);
+    expect(typed('\x1b[A\r').uncertain).toBe(true);
+    expect(typed('\x12rm\r').uncertain).toBe(true);
+    expect(typed('ls\x1bb\r').uncertain).toBe(true);
+    expect(typed('ls\x1b[1;5D\r').uncertain).toBe(true);
+    expect(typed('rm x\r').uncertain).toBe(false);
+  });
+});
+
+describe('CommandFilter', () => {
+  const make = (mode: 'terminal' | 'lines') => {
+    const alarms: [AlarmAction, string, string][] = [];
+    const filter = new CommandFilter(policy, mode, (...a) => alarms.push(a));
+    return { filter, alarms };
+  };
+
+  it('in a terminal, forwards keys as typed and swaps a blocked line’s Enter for Ctrl-C', () => {
+    const { filter, alarms } = make('terminal');
+    expect(filter.input(Buffer.from('r')).forward.toString()).toBe('r');
+    expect(filter.input(Buffer.from('m -rf /')).forward.toString()).toBe('m -rf /');
+    const res = filter.input(Buffer.from('\r'));
+    expect(res.forward).toEqual(Buffer.from([0x03]));
+    expect(res.blocked).toEqual({ command: 'rm -rf /', rule: 'rm' });
+    expect(alarms).toEqual([['intercept', 'rm -rf /', 'rm']]);
+    // The next line is judged afresh.
+    expect(filter.input(Buffer.from('ls\r'))).toEqual({
+      forward: Buffer.from('ls\r'),
+      blocked: null,
+    });
+  });
+
+  it('drops the rest of a paste after a blocked line', () => {
+    const { filter } = make('terminal');
+    const res = filter.input(Buffer.from('ls\rrm x\rreboot\rid\r'));
+    expect(res.forward.toString()).toBe('ls\rrm x\x03');
+    expect(res.blocked?.command).toBe('rm x');
+  });
+
+  it('lets a notice command run and raises its alarm', () => {
+    const { filter, alarms } = make('terminal');
+    expect(filter.input(Buffer.from('whoami\r')).forward.toString()).toBe('whoami\r');
+    expect(alarms).toEqual([['notice', 'whoami', 'whoami']]);
+  });
+
+  it('keeps a UTF-8 character split across chunks whole', () => {
+    const { filter } = make('terminal');
+    const bytes = Buffer.from('echo 中\r');
+    expect(filter.input(bytes.subarray(0, 6)).forward).toEqual(bytes.subarray(0, 6));
+    expect(filter.input(bytes.subarray(6)).blocked).toBeNull();
+  });
+
+  it('without a pty, sends only checked whole lines (leaving a blocked one out), and checks the last line at the end', () => {
+    const { filter } = make('lines');
+    expect(filter.input(Buffer.from('echo a\nech')).forward.toString()).toBe('echo a\n');
+    expect(filter.input(Buffer.from('o b\nrm x\necho c\n'))).toEqual({
+      forward: Buffer.from('echo b\necho c\n'),
+      blocked: { command: 'rm x', rule: 'rm' },
+    });
+    filter.input(Buffer.from('reboot'));
+    expect(filter.end()).toEqual({
+      forward: Buffer.alloc(0),
+      blocked: { command: 'reboot', rule: 'reboot' },
+    });
+  });
+
+  it('tells the member why, in English and Chinese, without echoing control characters', () => {
+    const text = blockedNotice({ command: 'rm\x1b[2J x', rule: 'rm' });
+    expect(text).toContain('security mode blocked this command: "rm[2J x"');
+    expect(text).toContain('拦截');
+    expect(text).not.toContain('\x1b');
+  });
+});
