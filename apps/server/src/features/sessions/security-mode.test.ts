@@ -1,0 +1,409 @@
+/**
+ * Security mode and the file log end to end: the real server, the real gateway (SSH proxy and
+ * web terminal), the real OpenSSH sshd as the target, stock OpenSSH clients and an ssh2 client
+ * typing keys into a pty. The cluster runs safe mode with `rm` and `reboot` as intercept
+ * commands and `whoami` as a notice command; alarms land in the alarm log and in the notice
+ * account's mail. The bypass attempts below are the ones the README's "Security mode limits"
+ * names: caught ones leave the file in place, the documented misses remove it.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import ssh2 from 'ssh2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import { createTestApp, outbox, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const until = async (check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+const BLOCKED = 'security mode blocked this command';
+
+interface AlarmRow {
+  account_name: string;
+  con_ip: string;
+  resource_name: string;
+  project_name: string;
+  way: string;
+  command: string;
+  notice_accounts: string[];
+}
+
+/** A pty shell through the proxy, typed into key by key as a member would. */
+interface Typist {
+  type(keys: string): void;
+  output(): string;
+  /** Waits until `text` has appeared `times` times in the output. */
+  waitFor(text: string, times?: number): Promise<void>;
+  close(): void;
+}
+
+function count(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+describe('security mode and the file log through a real gateway and sshd', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let erin: { id: number; client: TestClient };
+  let gateway: Gateway;
+  let sshd: SshdPeer;
+  let client: OpenSshClient;
+  let dir: string;
+  let port: number;
+  let webPort: number;
+  let web: number;
+  let code: { id: number; code: string };
+  let victim: string;
+
+  /** `options` go before the destination, `args` (the remote command) after it. */
+  const ssh = (args: string[], input?: string, options: string[] = []) =>
+    run(
+      'ssh',
+      [
+        ...client.options('publickey'),
+        ...options,
+        '-p',
+        String(port),
+        `${code.code}@127.0.0.1`,
+        ...args,
+      ],
+      { ...(input !== undefined && { input }) },
+    );
+
+  /** The alarm log as the console reads it (newest first, the first page of 10). */
+  const alarms = async (): Promise<AlarmRow[]> => {
+    const res = await admin.get('/api/event/get_notice_log?page_index=1');
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().objects as AlarmRow[];
+  };
+  /** Every alarm's command, oldest first. */
+  const alarmCommands = async (): Promise<string[]> =>
+    (
+      await t.ctx.db
+        .selectFrom('event_log')
+        .select('command')
+        .where('log_type', '=', 'alarm')
+        .orderBy('id')
+        .execute()
+    ).map((r) => r.command);
+
+  const typist = (): Promise<Typist> =>
+    new Promise((resolve, reject) => {
+      const conn = new ssh2.Client();
+      let text = '';
+      conn.on('error', reject);
+      conn.on('ready', () =>
+        conn.shell({ term: 'xterm', cols: 200, rows: 24 }, (err, stream) => {
+          if (err) return reject(err);
+          stream.on('data', (d: Buffer) => (text += d.toString()));
+          resolve({
+            type: (keys) => stream.write(keys),
+            output: () => text,
+            waitFor: (needle, times = 1) => until(() => count(text, needle) >= times),
+            close: () => conn.end(),
+          });
+        }),
+      );
+      conn.connect({
+        host: '127.0.0.1',
+        port,
+        username: code.code,
+        privateKey: fs.readFileSync(client.keyFile),
+      });
+    });
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-security-mode-'));
+    victim = `/tmp/portcullis-victim-${crypto.randomBytes(4).toString('hex')}`;
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    sshd = await startSshd({ options: ['Subsystem sftp internal-sftp'] });
+    const server = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'sshd',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: sshd.port,
+      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    });
+    expect(server.statusCode, server.body).toBe(200);
+    const wg = await createWorkgroup(admin, 'Guarded');
+    await addResourcesTo(admin, wg, [server.json().id as number]);
+    erin = await member(t, 'erin@demo.local');
+    const nora = await member(t, 'nora@demo.local');
+    await addMembersTo(admin, wg, [erin.id]);
+    web = await projectResourceId(admin, wg, server.json().id as number);
+
+    const safe = await admin.patch(`/api/v1/network/${lab}/safe_mode`, {
+      safe_mode: true,
+      safe_mode_approver: false,
+      safe_mode_notice: true,
+      approver_accounts: [],
+      notice_accounts: [nora.id],
+    });
+    expect(safe.statusCode, safe.body).toBe(200);
+    const commands = await admin.post('/api/need_intercept_command/batch', {
+      network_id: lab,
+      intercept: ['rm', 'reboot'],
+      notice: ['whoami'],
+    });
+    expect(commands.statusCode, commands.body).toBe(200);
+
+    port = await freePort();
+    webPort = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { ssh_port: port, webssh_port: webPort },
+      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+      webTerminal: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    await gateway.sshProxy;
+    await gateway.webTerminal;
+    client = await openSshClient(dir);
+    const added = await erin.client.post('/api/account_pubkey', {
+      title: 'laptop',
+      pubkey: client.publicKey,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const created = await erin.client.post('/api/tunnel', {
+      project_resource_id: web,
+      safe_mode: 1,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    code = created.json() as { id: number; code: string };
+    expect((await ssh([`touch ${victim}`])).code).toBe(0);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await sshd?.stop();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('blocks an intercept command run as an exec, says why, and writes the alarm log row', async () => {
+    const res = await ssh([`rm -f ${victim}`]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(BLOCKED);
+    expect(res.stderr).toContain('(rm)');
+    expect(fs.existsSync(victim)).toBe(true);
+    const ok = await ssh(['echo still; echo fine']);
+    expect([ok.code, ok.stdout.toString()]).toEqual([0, 'still\nfine\n']);
+    const [row] = await alarms();
+    expect(row).toMatchObject({
+      account_name: 'erin@demo.local',
+      con_ip: '127.0.0.1',
+      resource_name: 'sshd',
+      project_name: 'Guarded',
+      way: 'ssh',
+      command: `rm -f ${victim}`,
+      notice_accounts: ['nora'],
+    });
+  });
+
+  it('mails the notice account about the alarm, in English and Chinese', async () => {
+    await until(() => outbox(t, 'mail').some((m) => m.includes('security alarm')));
+    const mail = outbox(t, 'mail').find((m) => m.includes('security alarm'))!;
+    expect(mail).toContain('To: nora@demo.local');
+    expect(mail).toContain('Subject: Portcullis security alarm: erin@demo.local on sshd');
+  });
+
+  it('reads typed lines in a pty shell: blocks the bypasses it can see, lets the shell go on', async () => {
+    const attempts = [
+      `rm -f ${victim}\r`,
+      `   /usr/bin/rm    -f ${victim}\r`,
+      `ls /tmp >/dev/null; rm -f ${victim}\r`,
+      `echo $(rm -f ${victim})\r`,
+      `'r'"m" -f ${victim}\r`,
+      `\\rm -f ${victim}\r`,
+      `sh -c 'rm -f ${victim}'\r`,
+      `rx\x7fm -f ${victim}\r`,
+      `echo hello\x15rm -f ${victim}\r`,
+      `echo a b\x17\x17\x17rm -f ${victim}\r`,
+      `m -f ${victim}\x01r\r`,
+      `m -f ${victim}\x1b[D\x1b[D\x1b[Hr\r`,
+    ];
+    const term = await typist();
+    try {
+      let marks = 0;
+      const alive = async () => {
+        marks += 1;
+        term.type(`echo MA""RK${marks}\r`);
+        await term.waitFor(`MARK${marks}`, 1);
+      };
+      await alive();
+      for (const [i, keys] of attempts.entries()) {
+        term.type(keys);
+        await term.waitFor(BLOCKED, i + 1);
+        await alive();
+        expect(fs.existsSync(victim), JSON.stringify(keys)).toBe(true);
+      }
+      // A notice command runs, and raises an alarm.
+      term.type('whoami; echo W""HO\r');
+      await term.waitFor('WHO');
+      await until(async () => (await alarms()).some((a) => a.command.startsWith('whoami')));
+      // Documented as not seen: the shell alone knows what $CMD holds.
+      term.type(`CMD=r""m; $CMD -f ${victim}\r`);
+      await alive();
+      await until(() => !fs.existsSync(victim));
+    } finally {
+      term.close();
+    }
+    expect((await ssh([`touch ${victim}`])).code).toBe(0);
+    const commands = await alarmCommands();
+    // The exec of the first test, then each attempt as the line the gateway rebuilt.
+    expect(commands.filter((c) => c.includes(victim))).toEqual([
+      `rm -f ${victim}`,
+      ...attempts.map((keys) =>
+        keys === `rx\x7fm -f ${victim}\r` ||
+        keys === `echo hello\x15rm -f ${victim}\r` ||
+        keys.startsWith('echo a b') ||
+        keys.startsWith('m -f')
+          ? `rm -f ${victim}`
+          : keys.slice(0, -1),
+      ),
+    ]);
+    expect((await alarms()).find((r) => r.command.startsWith('whoami'))).toMatchObject({
+      way: 'ssh',
+    });
+  });
+
+  it('checks each line of a shell without a pty and leaves the blocked one out', async () => {
+    const res = await ssh([], `echo one\nrm -f ${victim}\necho two\nreboot`, ['-T']);
+    expect(res.stdout.toString()).toBe('one\ntwo\n');
+    expect(count(res.stderr, BLOCKED)).toBe(2);
+    expect(fs.existsSync(victim)).toBe(true);
+  });
+
+  it('does nothing to a session whose code has security mode off', async () => {
+    const off = await erin.client.patch(`/api/tunnel/${code.id}`, { safe_mode: 0 });
+    expect(off.statusCode, off.body).toBe(200);
+    try {
+      const res = await ssh([`rm -f ${victim}; echo gone`]);
+      expect([res.code, res.stdout.toString()]).toEqual([0, 'gone\n']);
+      expect(fs.existsSync(victim)).toBe(false);
+    } finally {
+      await erin.client.patch(`/api/tunnel/${code.id}`, { safe_mode: 1 });
+      expect((await ssh([`touch ${victim}`])).code).toBe(0);
+    }
+  });
+
+  it('blocks in the web terminal too (way wetty)', async () => {
+    const issued = (
+      await erin.client.post('/api/web_terminal/token', { project_resource_id: web })
+    ).json() as { url: string; token: string };
+    const ws = new WebSocket(issued.url);
+    let text = '';
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ type: 'auth', token: issued.token, cols: 120, rows: 24 })),
+    );
+    let ready = false;
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) text += data.toString();
+      else if ((JSON.parse(data.toString()) as { type: string }).type === 'ready') ready = true;
+    });
+    try {
+      await until(() => ready);
+      const type = (keys: string) => ws.send(Buffer.from(keys), { binary: true });
+      type('echo RE""ADY\r');
+      await until(() => text.includes('READY'));
+      type(`rm -f ${victim}\r`);
+      await until(() => text.includes(BLOCKED));
+      type('echo AF""TER\r');
+      await until(() => text.includes('AFTER'));
+      expect(fs.existsSync(victim)).toBe(true);
+    } finally {
+      ws.close();
+    }
+    await until(async () => (await alarms()).some((a) => a.way === 'wetty'));
+  });
+
+  it('logs scp and sftp transfers as file-log entries with op and file name', async () => {
+    const local = path.join(dir, 'payload.bin');
+    fs.writeFileSync(local, crypto.randomBytes(300 * 1024));
+    const remote = `/tmp/portcullis-file-log-${crypto.randomBytes(4).toString('hex')}`;
+    const base = [...client.options('publickey'), '-P', String(port)];
+    try {
+      const up = await run('scp', ['-O', ...base, local, `${code.code}@127.0.0.1:${remote}.scp`]);
+      expect(up.code, up.stderr).toBe(0);
+      const down = await run('scp', [
+        '-O',
+        ...base,
+        `${code.code}@127.0.0.1:${remote}.scp`,
+        `${local}.back`,
+      ]);
+      expect(down.code, down.stderr).toBe(0);
+      expect(fs.readFileSync(`${local}.back`).equals(fs.readFileSync(local))).toBe(true);
+      const batch = path.join(dir, 'batch');
+      fs.writeFileSync(batch, `put ${local} ${remote}.sftp\nget ${remote}.sftp ${local}.sftp\n`);
+      const sftp = await run('sftp', [...base, '-b', batch, `${code.code}@127.0.0.1`]);
+      expect(sftp.code, sftp.stderr).toBe(0);
+      expect(fs.readFileSync(`${local}.sftp`).equals(fs.readFileSync(local))).toBe(true);
+    } finally {
+      for (const suffix of ['.scp', '.sftp']) fs.rmSync(remote + suffix, { force: true });
+    }
+    type Entry = { way: string; op?: string; filename?: string; parent_connection_id?: number };
+    let files: Entry[] = [];
+    await until(async () => {
+      const res = await erin.client.get('/api/search_tunnel?page_size=100');
+      files = (res.json().data as Entry[]).filter((e) => e.op !== undefined);
+      return files.length >= 4;
+    });
+    const seen = files.map((e) => [e.way, e.op, e.filename]);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        ['scp', 'upload', 'payload.bin'],
+        ['scp', 'download', path.basename(`${remote}.scp`)],
+        ['sftp', 'upload', `${remote}.sftp`],
+        ['sftp', 'download', `${remote}.sftp`],
+      ]),
+    );
+    expect(files.every((e) => (e.parent_connection_id ?? 0) > 0)).toBe(true);
+    // A file entry is a record, never an online connection.
+    const live = await t.ctx.db
+      .selectFrom('tunnel_connection')
+      .select('id')
+      .where('op', '!=', '')
+      .where('ended_at', 'is', null)
+      .execute();
+    expect(live).toEqual([]);
+    const byWay = await erin.client.get('/api/search_tunnel?way=sftp&keywords=portcullis-file-log');
+    expect((byWay.json().data as Entry[]).length).toBe(2);
+  });
+});
