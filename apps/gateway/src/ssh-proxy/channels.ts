@@ -192,13 +192,18 @@ function pipeFiltered(
   client: ServerChannel,
   target: ClientChannel,
   { filter, notices }: NonNullable<PipeHooks['filter']>,
+  tap: ChannelTap | undefined,
 ): void {
   const deliver = ({ forward, blocked }: ReturnType<CommandFilter['input']>): void => {
     if (forward.length > 0 && !target.write(forward)) {
       client.pause();
       target.once('drain', () => client.resume());
     }
-    if (blocked) (notices === 'stdout' ? client : client.stderr).write(blockedNotice(blocked));
+    if (!blocked) return;
+    const notice = blockedNotice(blocked);
+    // The recording shows what the member saw.
+    tap?.output(Buffer.from(notice));
+    (notices === 'stdout' ? client : client.stderr).write(notice);
   };
   client.on('data', (data: Buffer) => deliver(filter.input(data)));
   client.on('end', () => {
@@ -211,7 +216,7 @@ function pipeFiltered(
 function pipe(client: ServerChannel, target: ClientChannel, hooks: PipeHooks): void {
   const { tap, filter, watchInput, watchOutput } = hooks;
   let exit: Exit | undefined;
-  if (filter) pipeFiltered(client, target, filter);
+  if (filter) pipeFiltered(client, target, filter, tap);
   else client.pipe(target); // the client's EOF becomes the target's EOF
   target.pipe(client, { end: false });
   if (watchInput) client.on('data', watchInput);

@@ -102,6 +102,13 @@ describe('CommandFilter', () => {
     });
   });
 
+  it('passes a held line on once it outgrows the hold (data, not a typed command)', () => {
+    const { filter } = make('lines');
+    expect(filter.input(Buffer.alloc(512 * 1024, 0x61)).forward.length).toBe(0);
+    expect(filter.input(Buffer.alloc(600 * 1024, 0x61)).forward.length).toBe(1112 * 1024);
+    expect(filter.input(Buffer.from('b\n')).forward.toString()).toBe('b\n');
+  });
+
   it('tells the member why, in English and Chinese, without echoing control characters', () => {
     const text = blockedNotice({ command: 'rm\x1b[2J x', rule: 'rm' });
     expect(text).toContain('security mode blocked this command: "rm[2J x"');

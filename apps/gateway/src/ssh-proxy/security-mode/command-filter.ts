@@ -38,6 +38,11 @@ export interface FilterResult {
 export type OnAlarm = (action: AlarmAction, command: string, rule: string) => void;
 
 const CTRL_C = Buffer.from([0x03]);
+/**
+ * Without a pty, a line is held until its newline, but not beyond this: a longer "line" (data,
+ * not a command a member typed) is judged as it stands and passed on.
+ */
+const HOLD_MAX = 1024 * 1024;
 
 /** Length in bytes of a UTF-8 sequence from its lead byte (1 for a stray byte). */
 function utf8Length(lead: number): number {
@@ -160,6 +165,11 @@ export class CommandFilter {
       else blocked ??= { command: text, rule: verdict.rule };
     }
     if (from < data.length) this.held.push(data.subarray(from));
+    if (this.held.reduce((n, b) => n + b.length, 0) > HOLD_MAX) {
+      const rest = this.end();
+      out.push(rest.forward);
+      blocked ??= rest.blocked;
+    }
     return { forward: Buffer.concat(out), blocked };
   }
 }

@@ -78,7 +78,9 @@ export class LineEditor {
   }
 
   private insert(ch: string): void {
-    this.chars.splice(this.cursor, 0, ch);
+    // Appending is the common case (typing, a paste): push keeps a long paste linear.
+    if (this.cursor === this.chars.length) this.chars.push(ch);
+    else this.chars.splice(this.cursor, 0, ch);
     this.cursor += 1;
   }
 
