@@ -228,18 +228,36 @@ function actionLogSection(results: ActionLogResult[], targets: string[]): string
     targets.push(
       `| Action log, ${r.rows.toLocaleString('en')} entries on ${r.backend}: every filter well under a second (≤ 500 ms) | slowest median ${f(worst, 0)} ms | ${verdict(worst <= 500)} |`,
     );
+    if (r.with014) {
+      const worst014 = Math.max(...r.with014.map((q) => median(q.ms)));
+      targets.push(
+        `| … the same on ${r.backend} with migration 014 applied (not registered yet) | slowest median ${f(worst014, 0)} ms | ${verdict(worst014 <= 500)} |`,
+      );
+    }
+    const after = new Map((r.with014 ?? []).map((q) => [q.name, q]));
     parts.push(
       `### ${r.backend}: ${r.rows.toLocaleString('en')} entries (seeded in ${f(r.seedSeconds)} s)`,
       '',
       table(
-        ['filter', 'query', 'matches', 'median ms', 'max ms'],
-        r.queries.map((q) => [
-          q.name,
-          `\`${q.query}\``,
-          q.total.toLocaleString('en'),
-          f(median(q.ms)),
-          f(Math.max(...q.ms)),
-        ]),
+        [
+          'filter',
+          'query',
+          'matches',
+          'median ms',
+          'max ms',
+          ...(r.with014 ? ['median ms with 014', 'max ms with 014'] : []),
+        ],
+        r.queries.map((q) => {
+          const a = after.get(q.name);
+          return [
+            q.name,
+            `\`${q.query}\``,
+            q.total.toLocaleString('en'),
+            f(median(q.ms)),
+            f(Math.max(...q.ms)),
+            ...(a ? [f(median(a.ms)), f(Math.max(...a.ms))] : []),
+          ];
+        }),
       ),
       '',
       'Indexes on tunnel_connection:',

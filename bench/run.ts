@@ -30,6 +30,9 @@ async function main(): Promise<void> {
   const logRows = envInt('BENCH_LOG_ROWS', 1_000_000);
   const webBytes = envInt('BENCH_WEB_BYTES', 64 * 2 ** 20);
   const webSamples = envInt('BENCH_WEB_ECHO_SAMPLES', Math.min(echoSamples, 1000));
+  const logBackends = (process.env.BENCH_LOG_BACKENDS ?? 'sqlite,postgres')
+    .split(',')
+    .filter((b): b is 'sqlite' | 'postgres' => b === 'sqlite' || b === 'postgres');
   const started = new Date();
   say(`${os.cpus().length} cores, Node ${process.version}`);
   const results: Results = {
@@ -51,6 +54,13 @@ async function main(): Promise<void> {
     ),
   };
   const stack = await startStack(root);
+  // Interrupted: take the peers and temporary folders down before leaving.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      say(`${signal}: stopping`);
+      void stack.stop().finally(() => process.exit(130));
+    });
+  }
   try {
     if (wants('bulk')) results.bulk = await runBulk(stack, bytes, reps);
     if (wants('echo')) results.echo = await runEcho(stack, echoSamples);
@@ -64,10 +74,10 @@ async function main(): Promise<void> {
     await stack.stop();
   }
   if (wants('actionlog')) {
-    results.actionLog = [
-      await runActionLog('sqlite', logRows, reps),
-      await runActionLog('postgres', logRows, reps),
-    ];
+    results.actionLog = [];
+    for (const backend of logBackends) {
+      results.actionLog.push(await runActionLog(backend, logRows, reps));
+    }
   }
   results.finished = new Date();
   const file = path.join(root, 'bench', process.env.BENCH_OUT ?? 'RESULTS.md');

@@ -112,7 +112,7 @@ export async function startStack(root: string): Promise<Stack> {
   if (!key) throw new Error('no cluster key in the install script');
 
   // Room for the memory test's idle shells: many concurrent handshakes and connections.
-  const sshdOptions = ['MaxStartups=2000:100:4000', 'MaxSessions=50', 'LogLevel=VERBOSE'];
+  const sshdOptions = ['MaxStartups=2000:100:4000', 'MaxSessions=50'];
   const target = await startSshd({ options: sshdOptions });
   const jump = await startSshd({ options: sshdOptions });
 
