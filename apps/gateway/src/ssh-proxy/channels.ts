@@ -124,15 +124,19 @@ export function bridgeSession(
     events.onAlarm?.(action, command, rule);
   };
 
-  session.on('shell', (accept) => {
-    events.onStart('shell', '');
-    const tap = events.onRecord?.(size(), { input: true });
+  /** A terminal channel's recording, and in security mode its input filter. */
+  const terminalHooks = (tap: ChannelTap | undefined): PipeHooks => {
     const filter =
       events.policy && new CommandFilter(events.policy, pty ? 'terminal' : 'lines', onAlarm);
-    hooks = {
+    return {
       ...(tap && { tap }),
       ...(filter && { filter: { filter, notices: pty ? 'stdout' : 'stderr' } }),
     };
+  };
+
+  session.on('shell', (accept) => {
+    events.onStart('shell', '');
+    hooks = terminalHooks(events.onRecord?.(size(), { input: true }));
     open(accept, (cb) => upstream.shell(pty ?? false, cb));
   });
   session.on('exec', (accept, _reject, info) => {
@@ -147,14 +151,8 @@ export function bridgeSession(
       return;
     }
     if (!FILE_TRANSFER_EXEC.test(info.command)) {
-      const tap = events.onRecord?.(size(), { input: false });
       // `ssh host bash` reads commands from its input: in security mode they are lines too.
-      const filter =
-        events.policy && new CommandFilter(events.policy, pty ? 'terminal' : 'lines', onAlarm);
-      hooks = {
-        ...(tap && { tap }),
-        ...(filter && { filter: { filter, notices: pty ? 'stdout' : 'stderr' } }),
-      };
+      hooks = terminalHooks(events.onRecord?.(size(), { input: false }));
     }
     const op = scpDirection(info.command);
     if (op && events.onFile) {
