@@ -10,6 +10,8 @@ export const PATHS = {
   purchase: '/purchase',
   dashboard: '/operation/dashboard',
   workgroup: '/operation/workgroup',
+  /** The full-page web terminal of a workgroup resource (opened in its own tab from Connect). */
+  terminal: '/operation/terminal/:id',
   personalInfo: '/personal/info',
   personalSecurity: '/personal/security',
   personalSshKey: '/personal/sshkey',

@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import { LOG_END_PADDING_SECONDS, type ActionLogEntry } from '@portcullis/contract';
 import { apiError, mockApi, type RecordedCall } from '../../test/api-mock';
 import { account, shellReplies } from '../../test/fixtures';
-import { renderApp } from '../../test/render';
+import { findDialog, renderApp } from '../../test/render';
 import { searchQuery, timeBounds } from './filters';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -137,5 +137,63 @@ describe('the action log page', () => {
     const unfreeze = api.calls.filter((c) => c.path === '/api/unfreeze_tunnel_log');
     expect(unfreeze.map((c) => c.query.get('check'))).toEqual(['1', null]);
     expect(unfreeze[0]!.query.get('connection_id')).toBe('9');
+  });
+
+  it('sums up the search in the report panel and downloads it as a report', async () => {
+    const byWay: Record<string, number> = { ssh: 20, wetty: 10 };
+    const api = mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': (call: RecordedCall) => {
+        const way = call.query.get('way');
+        const total = call.query.get('unsafe_mode') === '1' ? 2 : way ? (byWay[way] ?? 0) : 30;
+        return { total, data: call.query.get('page_size') === '1' ? [] : [entry(1, 0, 60)] };
+      },
+    });
+    renderApp('/operation/log?resourceName=5:web-1');
+    await screen.findByTestId('action-log-entry-1');
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: /Report$/ }));
+    const panel = await findDialog('Report');
+    expect(within(panel).getByText('Resource: web-1')).toBeInTheDocument();
+    const total = within(panel).getByText('Matching sessions').closest('tr')!;
+    await waitFor(() => expect(within(total).getByText('30')).toBeInTheDocument());
+    const unsafe = within(panel).getByText('In unsafe mode').closest('tr')!;
+    expect(await within(unsafe).findByText('2')).toBeInTheDocument();
+    const ssh = (await within(panel).findByText('ssh')).closest('tr')!;
+    expect(within(ssh).getByText('20')).toBeInTheDocument();
+    expect(within(panel).getByText('wetty')).toBeInTheDocument();
+    // Ways without a session are left out.
+    expect(within(panel).queryByText('rdp')).toBeNull();
+    expect(within(panel).getByRole('link', { name: /Download report/ })).toHaveAttribute(
+      'href',
+      '/api/search_tunnel?resource_id=5&export=true',
+    );
+    const counts = api.calls.filter((c) => c.query.get('page_size') === '1');
+    expect(counts.every((c) => c.query.get('resource_id') === '5')).toBe(true);
+  });
+
+  it('suggests resource and account names from the name lists', async () => {
+    const api = mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': { total: 0, data: [] },
+      'GET /api/resource/all_name': [
+        { id: 5, name: 'web-1' },
+        { id: 6, name: 'db-1' },
+      ],
+      'GET /api/v1/account/list': [{ id: 7, name: 'erin', account: 'erin@demo.local' }],
+    });
+    renderApp('/operation/log');
+    await screen.findByText('No sessions match');
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: /Advanced search/ }));
+    await user.click(screen.getByRole('combobox', { name: 'Resource name' }));
+    await user.paste('we');
+    await waitFor(() =>
+      expect(document.querySelector('.ant-select-item-option[title="web-1"]')).not.toBeNull(),
+    );
+    expect(document.querySelector('.ant-select-item-option[title="db-1"]')).toBeNull();
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.path === '/api/v1/account/list')).toBe(true),
+    );
   });
 });

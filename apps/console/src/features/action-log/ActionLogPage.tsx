@@ -1,21 +1,23 @@
 /**
  * The action log page (spec 1 §2.9, route /operation/log): keyword search, the search tags of
- * the applied filters, the advanced search panel, Download report (the same filters as an
- * xlsx), and the sessions 25 at a time, the next page loading as the list's end scrolls into
+ * the applied filters, the advanced search panel, the report panel (what a report of this
+ * search holds) and Download report (the same filters as an xlsx), and the sessions 25 at a time, the next page loading as the list's end scrolls into
  * view (with a Load more button for when it cannot be observed).
  * `resourceName=id:name` in the route narrows the log to one resource (from a workgroup).
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Empty, Input, Space, Spin, Typography } from 'antd';
-import { DownloadOutlined, FilterOutlined } from '@ant-design/icons';
+import { BarChartOutlined, DownloadOutlined, FilterOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { INFINITE_SCROLL_DISTANCE } from '@portcullis/contract';
 import { PageHeader } from '../../shared/layout/PageHeader';
+import { usePanel } from '../../shared/panel/panel-context';
 import { exportUrl, useActionLogQuery } from './api';
 import { AdvancedSearch } from './components/AdvancedSearch';
 import { LogEntry } from './components/LogEntry';
-import { SearchTags } from './components/SearchTags';
+import { REPORT_PANEL, ReportPanel } from './components/ReportPanel';
+import { filterTags, SearchTags, tagLabel } from './components/SearchTags';
 import './action-log.css';
 import { EMPTY_FILTERS, resourceFromRoute, searchQuery, type ActionLogFilters } from './filters';
 
@@ -28,6 +30,7 @@ export function ActionLogPage(): ReactNode {
     resource: resourceFromRoute(routeResource),
   }));
   const [advanced, setAdvanced] = useState(false);
+  const panel = usePanel();
   // The presets count back from the moment the filters were applied, not from each render.
   const query = useMemo(() => searchQuery(filters), [filters]);
   const log = useActionLogQuery(query);
@@ -65,6 +68,9 @@ export function ActionLogPage(): ReactNode {
         <Button icon={<FilterOutlined />} onClick={() => setAdvanced((a) => !a)}>
           {t('action-log.search.advanced')}
         </Button>
+        <Button icon={<BarChartOutlined />} onClick={() => panel.open(REPORT_PANEL)}>
+          {t('action-log.report.open')}
+        </Button>
         <Button icon={<DownloadOutlined />} href={exportUrl(query)}>
           {t('action-log.search.report')}
         </Button>
@@ -89,6 +95,7 @@ export function ActionLogPage(): ReactNode {
         ))}
       </div>
       <div ref={sentinel} />
+      <ReportPanel query={query} labels={filterTags(filters, t).map((tag) => tagLabel(tag, t))} />
       {hasNextPage && (
         <Button block loading={isFetchingNextPage} onClick={() => void fetchNextPage()}>
           {t('action-log.list.more')}

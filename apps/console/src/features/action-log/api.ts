@@ -1,17 +1,24 @@
 /**
  * Action-log calls (spec 1 §7 Logs): the search as an infinite list of pages of 25, the export
- * link built from the same filters (so the report is exactly what the page shows), and the
- * recording's download and playback links.
+ * link built from the same filters (so the report is exactly what the page shows), the report
+ * panel's counts, the name lists of the advanced search (/v1/account/list, /resource/all_name),
+ * and the recording's download and playback links.
  */
 import {
   useInfiniteQuery,
+  useQueries,
+  useQuery,
   type UseInfiniteQueryResult,
   type InfiniteData,
+  type UseQueryResult,
 } from '@tanstack/react-query';
 import {
   PAGE_SIZE_ACTION_LOG,
   actionLogRoutes,
   recordingRoutes,
+  resourceNameRoutes,
+  teamRoutes,
+  type ResourceName,
   type ActionLogEntry,
   type SearchTunnelFilters,
   SearchTunnelReplySchema,
@@ -21,10 +28,13 @@ import { apiUrl, callApi } from '../../shared/api/client';
 
 // The descriptor has no reply schema (with export=true the reply is a file); the list call
 // reads the JSON reply with the contract's schema.
-const searchList = { ...actionLogRoutes.searchTunnel, reply: SearchTunnelReplySchema };
+export const searchTunnelList = { ...actionLogRoutes.searchTunnel, reply: SearchTunnelReplySchema };
 
 export const actionLogKeys = {
   search: (query: SearchTunnelFilters) => ['action-log', query] as const,
+  count: (query: SearchTunnelFilters) => ['action-log', 'count', query] as const,
+  accountNames: ['action-log', 'names', 'accounts'] as const,
+  resourceNames: ['action-log', 'names', 'resources'] as const,
 };
 
 export function useActionLogQuery(
@@ -33,7 +43,7 @@ export function useActionLogQuery(
   return useInfiniteQuery({
     queryKey: actionLogKeys.search(query),
     queryFn: async ({ pageParam, signal }) =>
-      callApi(searchList, {
+      callApi(searchTunnelList, {
         query: { ...query, page_index: pageParam, page_size: PAGE_SIZE_ACTION_LOG },
         signal,
       }),
@@ -64,4 +74,62 @@ export function downloadUrl(entry: Pick<ActionLogEntry, 'connection_id' | 'way'>
 export function playbackUrl(entry: Pick<ActionLogEntry, 'connection_id' | 'way'>): string {
   const query = new URLSearchParams({ connection_id: String(entry.connection_id), way: entry.way });
   return `/playlog.html?${query.toString()}`;
+}
+
+/** Playback is for terminal sessions with a recording that ended after it began (spec 1 §2.7). */
+export function canPlay(
+  entry: Pick<ActionLogEntry, 'play' | 'way' | 'start_date' | 'date'>,
+): boolean {
+  return entry.play !== 0 && entry.date > entry.start_date && !DATABASE_WAYS.includes(entry.way);
+}
+
+const DATABASE_WAYS: readonly string[] = ['rds', 'mysql', 'mssql', 'postgresql'];
+
+/**
+ * How many sessions match each of `variants` (the report panel's breakdown): one page of one
+ * row per variant, read for its total, so the counts come from the server's own filters.
+ */
+export function useSessionCounts(
+  variants: readonly SearchTunnelFilters[],
+  enabled: boolean,
+): UseQueryResult<number>[] {
+  return useQueries({
+    queries: variants.map((query) => ({
+      queryKey: actionLogKeys.count(query),
+      queryFn: async ({ signal }: { signal: AbortSignal }) =>
+        (
+          await callApi(searchTunnelList, {
+            query: { ...query, page_index: 1, page_size: 1 },
+            signal,
+          })
+        ).total,
+      enabled,
+      staleTime: 0,
+    })),
+  });
+}
+
+/** The team's members' names for the account filter (only the team's log readers may ask). */
+export function useAccountNamesQuery(enabled: boolean): UseQueryResult<string[]> {
+  return useQuery({
+    queryKey: actionLogKeys.accountNames,
+    queryFn: async () => {
+      const list = await callApi(teamRoutes.memberNames);
+      return [...new Set(list.map((a) => a.name))];
+    },
+    enabled,
+    staleTime: 60_000,
+    // A name list is a convenience: the field still takes free text when it fails.
+    meta: { silent: true },
+  });
+}
+
+/** The resource names for the resource-name filter (a member's: their own sessions'). */
+export function useResourceNamesQuery(): UseQueryResult<ResourceName[]> {
+  return useQuery({
+    queryKey: actionLogKeys.resourceNames,
+    queryFn: () => callApi(resourceNameRoutes.resourceNames),
+    staleTime: 60_000,
+    meta: { silent: true },
+  });
 }

@@ -21,6 +21,7 @@ import {
   type Code,
   type CreateCodeBodySchema,
   type ProjectResource,
+  type SearchTunnelReply,
   type TmpShareBodySchema,
   type TmpShareReplySchema,
   type UpdateCodeBodySchema,
@@ -29,6 +30,7 @@ import {
   webTerminalRoutes,
 } from '@portcullis/contract';
 import { callApi } from '../../shared/api/client';
+import { searchTunnelList } from '../action-log/api';
 import type { ResourceTab } from './paths';
 
 export interface Paged<T> {
@@ -71,6 +73,10 @@ export const workgroupKeys = {
   resources: (id: number) => ['workgroups', 'resources', id] as const,
   resourcePage: (id: number, tab: ResourceTab, filter: ResourceFilter) =>
     ['workgroups', 'resources', id, tab, filter] as const,
+};
+
+export const connectLogKeys = {
+  page: (resourceId: number, page: number) => ['action-log', 'resource', resourceId, page] as const,
 };
 
 export const codeKeys = {
@@ -282,5 +288,28 @@ export function useWebTerminalTokenMutation(): UseMutationResult<
       callApi(webTerminalRoutes.createWebTerminalToken, {
         body: { project_resource_id: projectResourceId },
       }),
+    // The terminal shows the failure in place (an Alert with the catalogue's text).
+    meta: { silent: true },
+  });
+}
+
+/**
+ * One resource's sessions for the Connect Logs panel (spec 1 §2.7): the action log narrowed to
+ * the resource, 10 a page. The server answers a member with their own sessions only.
+ */
+export function useConnectLogsQuery(
+  resourceId: number,
+  page: number,
+  enabled: boolean,
+): UseQueryResult<SearchTunnelReply> {
+  return useQuery({
+    queryKey: connectLogKeys.page(resourceId, page),
+    queryFn: ({ signal }) =>
+      callApi(searchTunnelList, {
+        query: { resource_id: resourceId, page_index: page, page_size: PAGE_SIZE_DEFAULT },
+        signal,
+      }),
+    enabled: enabled && resourceId > 0,
+    placeholderData: keepPreviousData,
   });
 }

@@ -4,6 +4,7 @@ import { PATHS } from '../../shared/routes';
 export const WORKGROUP_PATHS = {
   list: PATHS.workgroup,
   detail: `${PATHS.workgroup}/:id`,
+  terminal: PATHS.terminal,
 } as const;
 
 export type ResourceTab = 'ecs' | 'rds';
@@ -18,4 +19,10 @@ export function workgroupDetailPath(
   if (search.q_name) query.set('q_name', search.q_name);
   if (search.q_ip) query.set('q_ip', search.q_ip);
   return `${PATHS.workgroup}/${id}?${query.toString()}`;
+}
+
+/** The full-page terminal of a project resource; the name rides along for the title. */
+export function terminalPath(projectResourceId: number, name: string): string {
+  const query = new URLSearchParams({ name });
+  return `${PATHS.terminal.replace(':id', String(projectResourceId))}?${query.toString()}`;
 }

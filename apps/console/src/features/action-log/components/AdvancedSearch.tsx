@@ -1,12 +1,25 @@
 /**
  * The advanced search panel (spec 1 §2.9): a time preset (unlimited, one day, seven days, one
  * month) or a date range, way, account, IP, resource name and unsafe mode. Applies on Search;
- * Reset clears the panel's fields and keeps the keywords.
+ * Reset clears the panel's fields and keeps the keywords. The account and resource-name fields
+ * suggest from the name lists of spec 1 §7 (/v1/account/list for the team's log readers, who
+ * alone may list members; /resource/all_name) and still take any text: the match is a contains.
  */
 import { useState, type ReactNode } from 'react';
-import { Button, Card, DatePicker, Form, Input, Radio, Select, Space } from 'antd';
+import { AutoComplete, Button, Card, DatePicker, Form, Input, Radio, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { roleOf, useCurrentAccountQuery } from '../../../shared/session/session';
+import { useAccountNamesQuery, useResourceNamesQuery } from '../api';
 import { TIME_PRESETS, WAYS, type ActionLogFilters } from '../filters';
+
+/** Options for an AutoComplete: the names containing the text, case-blind, at most 50. */
+function suggest(names: readonly string[] | undefined, text: string | undefined) {
+  const needle = (text ?? '').trim().toLowerCase();
+  return [...new Set(names ?? [])]
+    .filter((n) => n.toLowerCase().includes(needle))
+    .slice(0, 50)
+    .map((n) => ({ value: n, label: n }));
+}
 
 export interface AdvancedSearchProps {
   value: ActionLogFilters;
@@ -19,6 +32,9 @@ export function AdvancedSearch({ value, onSearch, onReset }: AdvancedSearchProps
   const [draft, setDraft] = useState<ActionLogFilters>(value);
   const set = (patch: Partial<ActionLogFilters>) => setDraft((d) => ({ ...d, ...patch }));
   const text = (v: string) => (v.trim() ? v : undefined);
+  const me = useCurrentAccountQuery().data;
+  const accountNames = useAccountNamesQuery(me !== undefined && roleOf(me) !== 0);
+  const resourceNames = useResourceNamesQuery();
   return (
     <Card size="small" title={t('action-log.advanced.title')} className="action-log-advanced">
       <Form layout="vertical" onFinish={() => onSearch(draft)}>
@@ -53,10 +69,12 @@ export function AdvancedSearch({ value, onSearch, onReset }: AdvancedSearchProps
             />
           </Form.Item>
           <Form.Item label={t('action-log.advanced.account')}>
-            <Input
+            <AutoComplete
               aria-label={t('action-log.advanced.account')}
+              style={{ width: 180 }}
               value={draft.account_name ?? ''}
-              onChange={(e) => set({ account_name: text(e.target.value) })}
+              options={suggest(accountNames.data, draft.account_name)}
+              onChange={(v: string) => set({ account_name: text(v) })}
             />
           </Form.Item>
           <Form.Item label={t('action-log.advanced.ip')}>
@@ -67,10 +85,15 @@ export function AdvancedSearch({ value, onSearch, onReset }: AdvancedSearchProps
             />
           </Form.Item>
           <Form.Item label={t('action-log.advanced.resourceName')}>
-            <Input
+            <AutoComplete
               aria-label={t('action-log.advanced.resourceName')}
+              style={{ width: 180 }}
               value={draft.resource_name ?? ''}
-              onChange={(e) => set({ resource_name: text(e.target.value) })}
+              options={suggest(
+                resourceNames.data?.map((r) => r.name),
+                draft.resource_name,
+              )}
+              onChange={(v: string) => set({ resource_name: text(v) })}
             />
           </Form.Item>
           <Form.Item label={t('action-log.advanced.unsafe')}>

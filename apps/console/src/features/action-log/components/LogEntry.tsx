@@ -8,12 +8,12 @@ import { PlayCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { formatDuration, type ActionLogEntry } from '@portcullis/contract';
 import { formatEpoch } from '../../../shared/time/format';
-import { playbackUrl } from '../api';
+import { canPlay, playbackUrl } from '../api';
 import { DownloadRecording } from './DownloadRecording';
 
 export function LogEntry({ entry }: { entry: ActionLogEntry }): ReactNode {
   const { t } = useTranslation();
-  const playable = entry.play !== 0;
+  const recorded = entry.play !== 0;
   return (
     <div
       role="listitem"
@@ -39,17 +39,19 @@ export function LogEntry({ entry }: { entry: ActionLogEntry }): ReactNode {
           </span>
         </Space>
       </div>
-      {playable && (
+      {recorded && (
         <Space>
-          <Button
-            type="link"
-            icon={<PlayCircleOutlined />}
-            href={playbackUrl(entry)}
-            target="_blank"
-            rel="noopener"
-          >
-            {t('action-log.entry.play')}
-          </Button>
+          {canPlay(entry) && (
+            <Button
+              type="link"
+              icon={<PlayCircleOutlined />}
+              href={playbackUrl(entry)}
+              target="_blank"
+              rel="noopener"
+            >
+              {t('action-log.entry.play')}
+            </Button>
+          )}
           <DownloadRecording entry={entry} />
         </Space>
       )}

@@ -1,6 +1,7 @@
 /** The applied filters as closable tags; closing one drops that filter. */
 import type { ReactNode } from 'react';
 import { Space, Tag } from 'antd';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ActionLogFilters } from '../filters';
 
@@ -14,14 +15,8 @@ type TagKey =
   | 'resource_name'
   | 'unsafe_mode';
 
-export function SearchTags({
-  filters,
-  onChange,
-}: {
-  filters: ActionLogFilters;
-  onChange: (next: ActionLogFilters) => void;
-}): ReactNode {
-  const { t } = useTranslation();
+/** The applied filters as [key, value] pairs, in the order the tags show them. */
+export function filterTags(filters: ActionLogFilters, t: TFunction): [TagKey, string][] {
   const tags: [TagKey, string][] = [];
   if (filters.keywords.trim()) tags.push(['keywords', filters.keywords.trim()]);
   if (filters.preset !== 'unlimited' && (filters.preset !== 'range' || filters.range)) {
@@ -41,6 +36,23 @@ export function SearchTags({
       'unsafe_mode',
       t(filters.unsafe_mode ? 'action-log.unsafe.yes' : 'action-log.unsafe.no'),
     ]);
+  return tags;
+}
+
+/** A tag's text: `name: value`. */
+export function tagLabel([key, value]: [TagKey, string], t: TFunction): string {
+  return t('action-log.tag', { name: t(`action-log.tagName.${key}`), value });
+}
+
+export function SearchTags({
+  filters,
+  onChange,
+}: {
+  filters: ActionLogFilters;
+  onChange: (next: ActionLogFilters) => void;
+}): ReactNode {
+  const { t } = useTranslation();
+  const tags = filterTags(filters, t);
   if (!tags.length) return null;
 
   const drop = (key: TagKey): ActionLogFilters => {
@@ -52,7 +64,7 @@ export function SearchTags({
     <Space wrap style={{ margin: '12px 0' }}>
       {tags.map(([key, value]) => (
         <Tag key={key} closable onClose={() => onChange(drop(key))}>
-          {t('action-log.tag', { name: t(`action-log.tagName.${key}`), value })}
+          {tagLabel([key, value], t)}
         </Tag>
       ))}
     </Space>

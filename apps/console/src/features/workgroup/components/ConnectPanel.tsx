@@ -1,17 +1,24 @@
 /**
- * Connect, the native-client part (spec 1 §2.7 Connect panel): how to reach the resource through
- * the gateway with the member's own code: host, port, user name (the code) and the command line,
- * each copyable, and for a Linux server the web terminal (WebTerminal.tsx). Web RDP and the
- * verification choices come later; without a code the panel points to Manage Code.
+ * Connect (spec 1 §2.7 Connect panel): how to reach the resource through the gateway with the
+ * member's own code. For a Linux server: the verification method (how the gateway knows the
+ * member: their SSH key, or the code when asked), the security mode the code runs under, the
+ * default login user (the member's choice, saved as in Config), host, port, user name (the
+ * code) and the ready-to-copy SSH command, then the web terminal in the panel or full page in
+ * its own tab. Other kinds show host, port, user name and the client note. Web RDP comes later;
+ * without a code the panel points to Manage Code.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Button, Descriptions, Empty, Spin, Typography } from 'antd';
+import { App, Button, Descriptions, Empty, Select, Spin, Tag, Typography } from 'antd';
+import { ExpandOutlined } from '@ant-design/icons';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { ProjectResource } from '@portcullis/contract';
+import type { Code, ProjectResource } from '@portcullis/contract';
+import { useErrorText } from '../../../shared/i18n/errors';
 import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
 import { useCurrentAccountQuery } from '../../../shared/session/session';
-import { useCodesQuery } from '../api';
+import { useCodesQuery, useDefaultUsernameMutation } from '../api';
+import { terminalPath } from '../paths';
 import { isExpired } from '../rules';
 import { MANAGE_CODE_PANEL } from './ManageCodePanel';
 
@@ -58,11 +65,7 @@ function ConnectInfo({
       </Empty>
     );
   }
-  const copy = (text: string): ReactNode => (
-    <Typography.Text copyable={{ text }} className="pc-break-all">
-      {text}
-    </Typography.Text>
-  );
+  const linux = resource.os === 'linux';
   return (
     <>
       <Descriptions
@@ -70,27 +73,32 @@ function ConnectInfo({
         bordered
         size="small"
         items={[
+          ...(linux ? linuxItems(resource, own, t) : []),
           ...(own.connect
             ? [
                 {
                   key: 'host',
                   label: t('workgroup.connect.host'),
-                  children: copy(own.connect.host),
+                  children: <Copyable text={own.connect.host} />,
                 },
                 {
                   key: 'port',
                   label: t('workgroup.connect.port'),
-                  children: copy(String(own.connect.port)),
+                  children: <Copyable text={String(own.connect.port)} />,
                 },
               ]
             : []),
-          { key: 'user', label: t('workgroup.connect.username'), children: copy(own.code) },
+          {
+            key: 'user',
+            label: t('workgroup.connect.username'),
+            children: <Copyable text={own.code} />,
+          },
           ...(own.connect?.command
             ? [
                 {
                   key: 'command',
-                  label: t('workgroup.connect.command'),
-                  children: copy(own.connect.command),
+                  label: t(linux ? 'workgroup.connect.sshCommand' : 'workgroup.connect.command'),
+                  children: <Copyable text={own.connect.command} code />,
                 },
               ]
             : []),
@@ -99,11 +107,103 @@ function ConnectInfo({
       <Typography.Paragraph type="secondary" className="pc-workgroup-connect__note">
         {t(`workgroup.connect.note.${resource.os}`)}
       </Typography.Paragraph>
-      {resource.os === 'linux' ? (
+      {linux ? (
         <Suspense fallback={<Spin aria-label={t('common.state.loading')} />}>
-          <WebTerminal projectResourceId={resource.id} />
+          <WebTerminal
+            projectResourceId={resource.id}
+            extra={
+              <Button
+                icon={<ExpandOutlined />}
+                href={terminalPath(resource.id, resource.name)}
+                target="_blank"
+                rel="noopener"
+              >
+                {t('workgroup.connect.fullScreen')}
+              </Button>
+            }
+          />
         </Suspense>
       ) : null}
     </>
+  );
+}
+
+/** The Linux-only rows: verification method, security mode and the default login user. */
+function linuxItems(
+  resource: ProjectResource,
+  own: Code,
+  t: TFunction,
+): { key: string; label: string; children: ReactNode }[] {
+  // The gateway applies the cluster's command rules only when both switches are on.
+  const secure = resource.safe.network_safe_mode === 1 && own.safe_mode === 1;
+  return [
+    {
+      key: 'verify',
+      label: t('workgroup.connect.verify.label'),
+      children: (
+        <>
+          <div>{t('workgroup.connect.verify.value')}</div>
+          <Typography.Text type="secondary">{t('workgroup.connect.verify.hint')}</Typography.Text>
+        </>
+      ),
+    },
+    {
+      key: 'safe',
+      label: t('workgroup.connect.safe.label'),
+      children: (
+        <>
+          <Tag color={secure ? 'green' : 'default'}>
+            {t(secure ? 'workgroup.connect.safe.on' : 'workgroup.connect.safe.off')}
+          </Tag>
+          <Typography.Text type="secondary">
+            {t(secure ? 'workgroup.connect.safe.onHint' : 'workgroup.connect.safe.offHint')}
+          </Typography.Text>
+        </>
+      ),
+    },
+    {
+      key: 'default-user',
+      label: t('workgroup.connect.defaultUser'),
+      children: <DefaultUserChoice resource={resource} />,
+    },
+  ];
+}
+
+/** The member's default login user, changed in place (the same call as Config). */
+function DefaultUserChoice({ resource }: { resource: ProjectResource }): ReactNode {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const errorText = useErrorText();
+  const mutation = useDefaultUsernameMutation(resource.project_id);
+  if (resource.login_user.length === 0) {
+    return <Typography.Text type="secondary">{t('workgroup.config.noUsers')}</Typography.Text>;
+  }
+  return (
+    <Select
+      aria-label={t('workgroup.connect.defaultUser')}
+      className="pc-connect-default-user"
+      value={resource.default_username || undefined}
+      placeholder={t('workgroup.config.usernamePlaceholder')}
+      loading={mutation.isPending}
+      disabled={mutation.isPending}
+      options={resource.login_user.map((u) => ({ value: u, label: u }))}
+      onChange={(username: string) =>
+        mutation.mutate(
+          { id: resource.id, username },
+          {
+            onSuccess: () => void message.success(t('messages.updateSuccess')),
+            onError: (error) => void message.error(errorText(error)),
+          },
+        )
+      }
+    />
+  );
+}
+
+function Copyable({ text, code = false }: { text: string; code?: boolean }): ReactNode {
+  return (
+    <Typography.Text copyable={{ text }} code={code} className="pc-break-all">
+      {text}
+    </Typography.Text>
   );
 }

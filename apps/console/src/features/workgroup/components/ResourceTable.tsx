@@ -20,6 +20,7 @@ import { usePanel } from '../../../shared/panel/panel-context';
 import { useProjectResourcesQuery, type ResourceFilter, type SearchField } from '../api';
 import type { ResourceTab } from '../paths';
 import { ConfigPanel } from './ConfigPanel';
+import { CONNECT_LOGS_PANEL, ConnectLogsPanel } from './ConnectLogsPanel';
 import { ConnectPanel } from './ConnectPanel';
 import { ManageCodePanel } from './ManageCodePanel';
 import { ONLINE_PANEL, OnlineConnectionsPanel } from './OnlineConnectionsPanel';
@@ -206,7 +207,17 @@ export function ResourceTable({ workgroup, tab, search, onSearch }: ResourceTabl
             key: 'logs',
             title: t('workgroup.resources.col.logs'),
             align: 'right',
-            render: (_: unknown, r: ProjectResource) => r.logs,
+            // The count opens the resource's Connect Logs panel (spec 1 §2.7).
+            render: (_: unknown, r: ProjectResource) => (
+              <Button
+                type="link"
+                size="small"
+                aria-label={t('workgroup.resources.logsOpen', { name: r.name, count: r.logs })}
+                onClick={() => openPanel(r, CONNECT_LOGS_PANEL)}
+              >
+                {r.logs}
+              </Button>
+            ),
           },
           {
             key: 'actions',
@@ -221,6 +232,7 @@ export function ResourceTable({ workgroup, tab, search, onSearch }: ResourceTabl
       {servers ? <ConfigPanel resource={current} projectId={workgroup.id} /> : null}
       <ManageCodePanel resource={current} workgroup={workgroup} />
       <OnlineConnectionsPanel resource={current} workgroup={workgroup} />
+      <ConnectLogsPanel resource={current} />
     </div>
   );
 }

@@ -1,11 +1,11 @@
 /**
- * The web terminal in the Connect panel (issue 6): asks the server for a single-use token, opens
+ * The web terminal in the Connect panel and on the full-page terminal (issue 6): asks the server for a single-use token, opens
  * the gateway's terminal WebSocket, and renders the shell with xterm.js, the only place terminal
  * output (untrusted) is drawn. The terminal follows the panel's size (fit addon + resize
  * message), input and output are UTF-8 bytes, and a message says why the session ended.
  * Loaded lazily: xterm.js is only fetched by members who open a terminal.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FitAddon } from '@xterm/addon-fit';
@@ -16,6 +16,7 @@ import {
   type WebTerminalServerMessage,
   type WebTerminalTokenReply,
 } from '@portcullis/contract';
+import { useErrorText } from '../../../shared/i18n/errors';
 import { useWebTerminalTokenMutation } from '../api';
 
 type Closed = Extract<WebTerminalServerMessage, { type: 'closed' }>;
@@ -33,9 +34,11 @@ function parse(text: string): WebTerminalServerMessage | null {
 /** One terminal session on a token; a new token (Reconnect) mounts a new one. */
 function Session({
   ticket,
+  fill,
   onStatus,
 }: {
   ticket: WebTerminalTokenReply;
+  fill: boolean;
   onStatus: (status: Status) => void;
 }): ReactNode {
   const { t } = useTranslation();
@@ -86,35 +89,67 @@ function Session({
   return (
     <div
       ref={box}
-      className="pc-web-terminal"
+      className={fill ? 'pc-web-terminal pc-web-terminal--fill' : 'pc-web-terminal'}
       role="region"
       aria-label={t('workgroup.connect.terminal.region')}
     />
   );
 }
 
+export interface WebTerminalProps {
+  projectResourceId: number;
+  /** Connect at once (the full-page terminal) instead of waiting for the Open button. */
+  autoConnect?: boolean;
+  /** Fill the parent's height (the full-page terminal) instead of the panel's fixed box. */
+  fill?: boolean;
+  /** Shown beside the Open button (the panel's Full screen link). */
+  extra?: ReactNode;
+}
+
 export default function WebTerminal({
   projectResourceId,
-}: {
-  projectResourceId: number;
-}): ReactNode {
+  autoConnect = false,
+  fill = false,
+  extra,
+}: WebTerminalProps): ReactNode {
   const { t } = useTranslation();
+  const errorText = useErrorText();
   const token = useWebTerminalTokenMutation();
   const [ticket, setTicket] = useState<WebTerminalTokenReply | null>(null);
   const [status, setStatus] = useState<Status | null>(null);
-  const connect = () => {
+  const { mutate } = token;
+  const connect = useCallback(() => {
     setStatus(null);
-    token.mutate(projectResourceId, { onSuccess: setTicket });
-  };
+    mutate(projectResourceId, { onSuccess: setTicket });
+  }, [mutate, projectResourceId]);
+  // One automatic attempt per mount (StrictMode's second effect run must not spend a token).
+  const autoDone = useRef(false);
+  useEffect(() => {
+    if (!autoConnect || autoDone.current) return;
+    autoDone.current = true;
+    connect();
+  }, [autoConnect, connect]);
   const ended = status?.kind === 'closed';
   return (
-    <Space direction="vertical" className="pc-web-terminal__wrap">
-      {!ticket || ended ? (
-        <Button type="primary" loading={token.isPending} onClick={connect}>
-          {t(ticket ? 'workgroup.connect.terminal.reconnect' : 'workgroup.connect.terminal.open')}
-        </Button>
+    <Space
+      direction="vertical"
+      className={
+        fill ? 'pc-web-terminal__wrap pc-web-terminal__wrap--fill' : 'pc-web-terminal__wrap'
+      }
+    >
+      {!ticket || ended || extra ? (
+        <Space wrap>
+          {!ticket || ended ? (
+            <Button type="primary" loading={token.isPending} onClick={connect}>
+              {t(
+                ticket ? 'workgroup.connect.terminal.reconnect' : 'workgroup.connect.terminal.open',
+              )}
+            </Button>
+          ) : null}
+          {extra}
+        </Space>
       ) : null}
-      {token.error ? <Alert type="error" showIcon message={token.error.message} /> : null}
+      {token.error ? <Alert type="error" showIcon message={errorText(token.error)} /> : null}
       {ended ? (
         <Alert
           type="warning"
@@ -126,7 +161,9 @@ export default function WebTerminal({
           }
         />
       ) : null}
-      {ticket ? <Session key={ticket.token} ticket={ticket} onStatus={setStatus} /> : null}
+      {ticket ? (
+        <Session key={ticket.token} ticket={ticket} fill={fill} onStatus={setStatus} />
+      ) : null}
     </Space>
   );
 }
