@@ -204,6 +204,8 @@ function pipeFiltered(
     (notices === 'stdout' ? client : client.stderr).write(notice);
   };
   client.on('data', (data: Buffer) => deliver(filter.input(data)));
+  // An extra listener: it sees the output the pipe carries and never pauses it.
+  target.on('data', (data: Buffer) => filter.output(data));
   client.on('end', () => {
     deliver(filter.end());
     target.end(); // the client's EOF becomes the target's EOF

@@ -118,6 +118,7 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     };
     const forward = (data: Buffer): void => {
       tap?.output(data);
+      filter?.output(data);
       if (ws.readyState !== WebSocket.OPEN) return;
       ws.send(data, { binary: true }, drained);
       if (!paused && ws.bufferedAmount > HIGH_WATER) {

@@ -68,6 +68,35 @@ describe('CommandFilter', () => {
     });
   });
 
+  it('reads a line edited by Tab or history as the target drew it', () => {
+    const { filter, alarms } = make('terminal');
+    filter.output(Buffer.from('me@box:~$ '));
+    // Tab completed `reb` to `reboot`: the keys alone say `reb`.
+    filter.input(Buffer.from('reb\t'));
+    filter.output(Buffer.from('reboot '));
+    const res = filter.input(Buffer.from('\r'));
+    expect(res.blocked).toEqual({ command: 'reboot', rule: 'reboot' });
+    expect(alarms).toEqual([['intercept', 'reboot', 'reboot']]);
+    // Up recalled a line: the keys say nothing at all.
+    filter.output(Buffer.from('^C\r\nme@box:~$ '));
+    filter.input(Buffer.from('\x1b[A'));
+    filter.output(Buffer.from('rm -rf /tmp/x'));
+    expect(filter.input(Buffer.from('\r')).blocked?.command).toBe('rm -rf /tmp/x');
+    // Up and Enter at once, before the shell could redraw: the Enter is held back, once.
+    filter.output(Buffer.from('^C\r\nme@box:~$ '));
+    expect(filter.input(Buffer.from('\x1b[A\rls\r')).forward.toString()).toBe('\x1b[A');
+    filter.output(Buffer.from('rm -rf /tmp/x'));
+    expect(filter.input(Buffer.from('\r')).blocked?.command).toBe('rm -rf /tmp/x');
+    // A key that draws nothing does not hold the member up more than once.
+    filter.output(Buffer.from('^C\r\nme@box:~$ '));
+    expect(filter.input(Buffer.from('ls\x1bb\r')).forward.toString()).toBe('ls\x1bb');
+    expect(filter.input(Buffer.from('\r')).forward.toString()).toBe('\r');
+    // A certain line is judged by its keys only (the echo may lag behind fast typing).
+    filter.output(Buffer.from('^C\r\nme@box:~$ '));
+    filter.output(Buffer.from('rm x'));
+    expect(filter.input(Buffer.from('ls\r')).blocked).toBeNull();
+  });
+
   it('drops the rest of a paste after a blocked line', () => {
     const { filter } = make('terminal');
     const res = filter.input(Buffer.from('ls\rrm x\rreboot\rid\r'));

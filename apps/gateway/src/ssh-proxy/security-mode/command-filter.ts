@@ -6,6 +6,9 @@
  *   the target echoes them; the line is rebuilt by {@link LineEditor}. At Enter, an intercept
  *   command's Enter is not sent: a Ctrl-C goes instead (the shell drops the line, also inside a
  *   `for …; do` continuation), and the rest of that input chunk (a paste) is dropped too.
+ *   A line edited with keys only the shell understands (Tab, history) is also read as the
+ *   target drew it (screen-line.ts), and blocked if either reading is an intercept command;
+ *   an Enter sent before the target redrew such a line is held back once (fail closed).
  * - `lines` (a shell without a pty, `ssh host < script`): input is held a line at a time and
  *   only a checked line is sent (a blocked one is left out, the next still run); the last line
  *   is checked at end of input.
@@ -21,7 +24,8 @@ import {
   type CommandPolicy,
 } from '@portcullis/contract';
 import { matchCommand } from './command-match';
-import { LineEditor } from './line-editor';
+import { LineEditor, type SubmittedLine } from './line-editor';
+import { commandOf, ScreenLine } from './screen-line';
 
 export interface Blocked {
   command: string;
@@ -69,31 +73,34 @@ export function blockedNotice(blocked: Blocked): string {
   return `\r\n${fillText(text.en, values)}\r\n${fillText(text.zh, values)}\r\n`;
 }
 
-/**
- * Checks one line: `intercept` when it must not run, `notice` when it runs with an alarm.
- * Reports through `onAlarm` either way.
- */
-export function judge(
-  policy: CommandPolicy,
-  line: string,
-  onAlarm: OnAlarm,
-): { action: AlarmAction; rule: string } | null {
+export interface Verdict {
+  action: AlarmAction;
+  rule: string;
+}
+
+/** `intercept` when the line must not run, `notice` when it runs with an alarm, or null. */
+function verdictOf(policy: CommandPolicy, line: string): Verdict | null {
   if (line.trim() === '') return null;
   const blocked = matchCommand(line, policy.intercept);
-  if (blocked) {
-    onAlarm('intercept', clip(line), blocked.rule);
-    return { action: 'intercept', rule: blocked.rule };
-  }
+  if (blocked) return { action: 'intercept', rule: blocked.rule };
   const noticed = matchCommand(line, policy.notice);
-  if (noticed) {
-    onAlarm('notice', clip(line), noticed.rule);
-    return { action: 'notice', rule: noticed.rule };
-  }
-  return null;
+  return noticed ? { action: 'notice', rule: noticed.rule } : null;
+}
+
+/** Checks one line and reports an intercept or notice through `onAlarm`. */
+export function judge(policy: CommandPolicy, line: string, onAlarm: OnAlarm): Verdict | null {
+  const verdict = verdictOf(policy, line);
+  if (verdict) onAlarm(verdict.action, clip(line), verdict.rule);
+  return verdict;
 }
 
 export class CommandFilter {
   private readonly editor = new LineEditor();
+  /** The line as the target drew it, and the prompt it showed when typing began (terminal). */
+  private readonly screen = new ScreenLine();
+  private prompt: string | null = null;
+  /** The editor's blind-key count when the target last drew something. */
+  private drawnAt = 0;
   /** A UTF-8 character still arriving, in terminal mode. */
   private partial: number[] = [];
   /** The line held back so far, in lines mode. */
@@ -107,6 +114,13 @@ export class CommandFilter {
 
   input(data: Buffer): FilterResult {
     return this.mode === 'terminal' ? this.terminal(data) : this.lines(data);
+  }
+
+  /** The target's output, so a line the keys alone do not tell can be read as drawn. */
+  output(data: Buffer): void {
+    if (this.mode !== 'terminal') return;
+    this.screen.feed(data);
+    this.drawnAt = this.editor.blindKeys;
   }
 
   /** End of input: a held last line without its newline is checked (lines mode). */
@@ -134,17 +148,42 @@ export class CommandFilter {
         ch = Buffer.from(this.partial).toString('utf8');
         this.partial = [];
       } else ch = String.fromCharCode(byte);
+      this.prompt ??= this.screen.text();
+      if ((ch === '\r' || ch === '\n') && this.drawnAt < this.editor.blindKeys) {
+        // Enter right after a Tab or history key, before the shell redrew the line: the
+        // gateway cannot know what would run. This Enter (and what follows it in the chunk) is
+        // held back once; the member presses Enter again once the line is on screen.
+        this.drawnAt = this.editor.blindKeys;
+        return { forward: data.subarray(0, i), blocked: null };
+      }
       const line = this.editor.feed(ch);
       if (!line) continue;
-      const verdict = judge(this.policy, line.text, this.onAlarm);
+      const { command, verdict } = this.judgeTyped(line);
+      if (verdict) this.onAlarm(verdict.action, clip(command), verdict.rule);
       if (verdict?.action === 'intercept') {
         return {
           forward: Buffer.concat([data.subarray(0, i), CTRL_C]),
-          blocked: { command: line.text, rule: verdict.rule },
+          blocked: { command, rule: verdict.rule },
         };
       }
     }
     return { forward: data, blocked: null };
+  }
+
+  /**
+   * The typed line, and for an uncertain one also the line as drawn (what Tab or history made
+   * of it): the stricter verdict of the two wins.
+   */
+  private judgeTyped(line: SubmittedLine): { command: string; verdict: Verdict | null } {
+    const prompt = this.prompt ?? '';
+    this.prompt = null;
+    this.drawnAt = 0;
+    const typed = { command: line.text, verdict: verdictOf(this.policy, line.text) };
+    if (!line.uncertain || typed.verdict?.action === 'intercept') return typed;
+    const drawn = commandOf(this.screen.text(), prompt);
+    const seen = verdictOf(this.policy, drawn);
+    if (!seen || (typed.verdict && seen.action !== 'intercept')) return typed;
+    return { command: drawn, verdict: seen };
   }
 
   /**

@@ -31,9 +31,15 @@ const MOTIONS: Record<string, 'left' | 'right' | 'home' | 'end' | 'history'> = {
 export class LineEditor {
   private chars: string[] = [];
   private cursor = 0;
-  private uncertain = false;
+  /** Keys of the current line whose effect only the shell knows. */
+  private blind = 0;
   /** Bytes of an escape sequence still arriving (a sequence may span two chunks). */
   private escape: string | null = null;
+
+  /** How many keys of the line being typed only the shell knows the effect of. */
+  get blindKeys(): number {
+    return this.blind;
+  }
 
   /** Feeds one character; returns the line when it is an Enter (CR or LF). */
   feed(ch: string): SubmittedLine | null {
@@ -60,13 +66,13 @@ export class LineEditor {
     const action = table[ch];
     if (action) action();
     // Tab, Ctrl-R, Ctrl-P/N, Ctrl-Y, Ctrl-T …: only the shell knows what they did.
-    else if (ch < ' ') this.uncertain = true;
+    else if (ch < ' ') this.blind += 1;
     else this.insert(ch);
     return null;
   }
 
   private submit(): SubmittedLine {
-    const line = { text: this.chars.join(''), uncertain: this.uncertain };
+    const line = { text: this.chars.join(''), uncertain: this.blind > 0 };
     this.reset();
     return line;
   }
@@ -74,7 +80,7 @@ export class LineEditor {
   private reset(): void {
     this.chars = [];
     this.cursor = 0;
-    this.uncertain = false;
+    this.blind = 0;
   }
 
   private insert(ch: string): void {
@@ -109,7 +115,7 @@ export class LineEditor {
     const kind = seq[1];
     if (kind !== '[' && kind !== 'O') {
       this.escape = null;
-      this.uncertain = true; // Alt-b, Alt-f, Alt-d, Alt-. …
+      this.blind += 1; // Alt-b, Alt-f, Alt-d, Alt-. …
       return;
     }
     if (seq.length < 3) return;
@@ -122,16 +128,16 @@ export class LineEditor {
       else if (params === '1' || params === '7') this.cursor = 0;
       else if (params === '4' || params === '8') this.cursor = this.chars.length;
       // 200~ / 201~ bracket a paste: the text between is typed text.
-      else if (params !== '200' && params !== '201') this.uncertain = true;
+      else if (params !== '200' && params !== '201') this.blind += 1;
       return;
     }
     const motion = MOTIONS[final];
     // `ESC [ 1 ; 5 D` (Ctrl-Left) moves by words, as the shell defines them.
-    if (params !== '') this.uncertain = true;
+    if (params !== '') this.blind += 1;
     else if (motion === 'left') this.move(-1);
     else if (motion === 'right') this.move(1);
     else if (motion === 'home') this.cursor = 0;
     else if (motion === 'end') this.cursor = this.chars.length;
-    else this.uncertain = true;
+    else this.blind += 1;
   }
 }

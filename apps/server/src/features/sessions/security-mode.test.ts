@@ -128,7 +128,12 @@ describe('security mode and the file log through a real gateway and sshd', () =>
           resolve({
             type: (keys) => stream.write(keys),
             output: () => text,
-            waitFor: (needle, times = 1) => until(() => count(text, needle) >= times),
+            waitFor: (needle, times = 1) =>
+              until(() => count(text, needle) >= times).catch(() => {
+                throw new Error(
+                  `no ${JSON.stringify(needle)} in ${JSON.stringify(text.slice(-600))}`,
+                );
+              }),
             close: () => conn.end(),
           });
         }),
@@ -178,7 +183,7 @@ describe('security mode and the file log through a real gateway and sshd', () =>
     expect(safe.statusCode, safe.body).toBe(200);
     const commands = await admin.post('/api/need_intercept_command/batch', {
       network_id: lab,
-      intercept: ['rm', 'reboot'],
+      intercept: ['rm', 'reboot', 'truncate'],
       notice: ['whoami'],
     });
     expect(commands.statusCode, commands.body).toBe(200);
@@ -302,6 +307,42 @@ describe('security mode and the file log through a real gateway and sshd', () =>
     expect((await alarms()).find((r) => r.command.startsWith('whoami'))).toMatchObject({
       way: 'ssh',
     });
+  });
+
+  it('reads a line that Tab completion or history recall made, as the shell drew it', async () => {
+    const sized = `${victim}.sized`;
+    expect((await ssh([`echo data > ${sized}`])).code).toBe(0);
+    const term = await typist();
+    try {
+      term.type('echo RE""ADY\r');
+      await term.waitFor('READY');
+      // The keys say `trunc-s 0 FILE`; bash completed the command name to `truncate `.
+      term.type('trunc\t');
+      await term.waitFor('truncate ');
+      term.type(`-s 0 ${sized}`);
+      await term.waitFor(`-s 0 ${sized}`);
+      term.type('\r');
+      await term.waitFor(BLOCKED);
+      // Up recalls a line the keys never carried.
+      term.type(`history -s "truncate -s 0 ${sized}"\r`);
+      term.type('echo HI""ST\r');
+      await term.waitFor('HIST');
+      // Up, Up and Enter at once: the Enter is held back until the line is on screen …
+      term.type('\x1b[A\x1b[A\r');
+      await term.waitFor(`\btruncate -s 0 ${sized}`);
+      expect(count(term.output(), BLOCKED)).toBe(1);
+      // … and the Enter the member then presses is judged on the recalled line.
+      term.type('\r');
+      await term.waitFor(BLOCKED, 2);
+      term.type('echo DO""NE\r');
+      await term.waitFor('DONE');
+    } finally {
+      term.close();
+    }
+    expect(fs.readFileSync(sized, 'utf8')).toBe('data\n');
+    const commands = await alarmCommands();
+    expect(commands.filter((c) => c === `truncate -s 0 ${sized}`)).toHaveLength(2);
+    expect((await ssh([`rm -f ${sized}`])).code).toBe(1); // blocked, of course
   });
 
   it('checks each line of a shell without a pty and leaves the blocked one out', async () => {
