@@ -34,7 +34,11 @@ export interface Results {
     logRows: number;
   };
   skipped: string[];
+  /** Parts that failed, with their error: reported as not measured. */
+  failed: string[];
   notes: string[];
+  /** The gateway's log messages at warn or above during the run, with counts. */
+  gatewayWarnings?: [string, number][];
   bulk?: BulkResult;
   echo?: EchoResult;
   setup?: SetupResult;
@@ -162,6 +166,8 @@ function setupSection(r: SetupResult, reps: number): string {
     `Setup: median of ${r.sequential} one after another per repetition. Connections per second: ${r.parallel} started at once.`,
     '',
     table(['path', 'setup ms', 'setup / jump', 'connections/s', 'conn/s / jump'], rows),
+    '',
+    `Key exchange negotiated (\`ssh -v\`): gateway ${r.kex.gw.join(', ') || 'unknown'}; direct ${r.kex.direct.join(', ') || 'unknown'}; jump host ${r.kex.viajump.join(', ') || 'unknown'}.`,
   ].join('\n');
 }
 
@@ -277,7 +283,7 @@ function webTerminalSection(r: WebTerminalResult): string {
       ['measure', 'Portcullis', 'WeTTY', 'shellinabox'],
       [
         [
-          `output throughput, MB/s (\`head -c ${mib(r.bytes)} /dev/urandom | base64\` in the shell; median of ${r.throughput.length})`,
+          `output throughput, MB/s (\`head -c ${r.bytes} /dev/urandom \\| base64\` in the shell; median of ${r.throughput.length})`,
           f(median(r.throughput)),
           'not measured',
           'not measured',
@@ -317,6 +323,12 @@ export function writeResults(r: Results): string {
     `- Settings: ${r.settings.reps} repetitions; bulk ${mib(r.settings.bytes)}; echo ${r.settings.echoSamples} samples; idle shells ${r.settings.sessions.join(', ')}; recording ${mib(r.settings.recordingBytes)}; action log ${r.settings.logRows.toLocaleString('en')} rows`,
     `- Paths: **gateway** = \`ssh -p <ssh proxy> CODE@127.0.0.1\` through the Portcullis gateway (its own process) to the target sshd; **direct** = \`ssh\` to the target sshd; **jump host** = \`ssh -J\` (ProxyJump) through a second sshd. Client hops pinned to \`aes128-gcm@openssh.com\`, ed25519 keys; the gateway's hop to the target is ssh2's first choice, also aes128-gcm@openssh.com on a CPU with AES-NI.`,
     ...(r.skipped.length ? [`- Not run this time (BENCH_ONLY): ${r.skipped.join(', ')}`] : []),
+    ...r.failed.map((e) => `- **Not measured (failed in this run)**: ${e}`),
+    ...(r.settings.bytes < 2 ** 30
+      ? [
+          `- Bulk transfers are ${mib(r.settings.bytes)} each, not the issue's 1 GiB: 5 repetitions × 3 paths × 2 directions of 1 GiB take most of an hour on this shared 2-core machine. \`BENCH_BYTES=1073741824\` runs the full size.`,
+        ]
+      : []),
     '',
     '## Targets (issue 6)',
     '',
@@ -325,6 +337,17 @@ export function writeResults(r: Results): string {
     ...targets,
     '',
     ...sections.flatMap((s) => [s, '']),
+    ...(r.gatewayWarnings?.length
+      ? [
+          '## What the gateway logged (warn and above)',
+          '',
+          table(
+            ['message', 'times'],
+            r.gatewayWarnings.map(([m, n]) => [m, String(n)]),
+          ),
+          '',
+        ]
+      : []),
     ...(r.notes.length ? ['## Notes', '', ...r.notes.map((n) => `- ${n}`), ''] : []),
   ].join('\n');
 }

@@ -11,7 +11,7 @@ import { runBulk } from './bulk';
 import { runEcho } from './echo';
 import { runMemory } from './memory';
 import { envInt, say, timed } from './lib/proc';
-import { startStack } from './lib/stack';
+import { gatewayWarnings, startStack } from './lib/stack';
 import { runRecording } from './recording';
 import { runSetup } from './setup';
 import { writeResults, type Results } from './report';
@@ -23,7 +23,10 @@ async function main(): Promise<void> {
   const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
   const wants = (name: string): boolean => only.size === 0 || only.has(name);
   const reps = envInt('BENCH_REPS', 5);
-  const bytes = envInt('BENCH_BYTES', 2 ** 30);
+  // 256 MiB, not the issue's 1 GiB: five repetitions of 1 GiB on three paths both ways take
+  // most of an hour on the 2-core machine the bench was written on (BENCH_BYTES=1073741824
+  // runs the issue's size).
+  const bytes = envInt('BENCH_BYTES', 256 * 2 ** 20);
   const echoSamples = envInt('BENCH_ECHO_SAMPLES', 5000);
   const sessions = (process.env.BENCH_SESSIONS ?? '250,500,1000').split(',').map(Number);
   const recordingBytes = envInt('BENCH_RECORDING_BYTES', 16 * 2 ** 20);
@@ -48,7 +51,14 @@ async function main(): Promise<void> {
       ssh: (await timed('ssh', ['-V'])).stderr.trim(),
     },
     settings: { reps, bytes, echoSamples, sessions, recordingBytes, logRows },
-    notes: [],
+    failed: [],
+    notes: [
+      'The machine is shared: other engineers ran test suites on the same 2 cores during the run (see the load average above), so single figures are noisy; the paths take turns within each repetition so that a busy spell hits all of them.',
+      'The server runs inside the bench process (the test harness), so its CPU is not in the gateway figures; the gateway is a process of its own, read from /proc.',
+      'The gateway records exec output too: a bulk download through it is recorded as asciicast (NUL bytes become 6-byte \\u0000 escapes) up to the 256 MiB recording limit, and that recording is uploaded to the server during and after the transfer. Gateway CPU per GiB counts that work (the bench waits for the gateway to go quiet); the MB/s figures are of the transfer alone. Uploads are not recorded (exec input is not kept).',
+      'Echo uses `stty raw -echo; cat` rather than `stty raw; cat`, so that exactly one byte (cat’s) comes back per key; with echo on, the line discipline’s echo would come back first, a little earlier.',
+      'Memory: each idle shell is an ssh2 client connection with one pty shell, held inside the bench process (a thousand `ssh` processes would cost the machine gigabytes and measure nothing about the gateway); the target sshd runs with MaxStartups=2000:100:4000 and shells open eight at a time.',
+    ],
     skipped: ['bulk', 'echo', 'setup', 'memory', 'recording', 'actionlog', 'webterm'].filter(
       (n) => !wants(n),
     ),
@@ -61,23 +71,33 @@ async function main(): Promise<void> {
       void stack.stop().finally(() => process.exit(130));
     });
   }
-  try {
-    if (wants('bulk')) results.bulk = await runBulk(stack, bytes, reps);
-    if (wants('echo')) results.echo = await runEcho(stack, echoSamples);
-    if (wants('setup')) results.setup = await runSetup(stack, reps);
-    if (wants('recording')) results.recording = await runRecording(stack, recordingBytes, reps);
-    if (wants('webterm')) {
-      results.webTerminal = await runWebTerminal(stack, webBytes, reps, webSamples);
+  // A part that fails is reported as not measured, with its error, and the run goes on.
+  const part = async <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => {
+    if (!wants(name)) return undefined;
+    try {
+      return await run();
+    } catch (err) {
+      say(`${name} failed: ${String(err)}`);
+      results.failed.push(`${name}: ${String(err).split('\n')[0]}`);
+      return undefined;
     }
-    if (wants('memory')) results.memory = await runMemory(stack, sessions);
+  };
+  try {
+    results.bulk = await part('bulk', () => runBulk(stack, bytes, reps));
+    results.echo = await part('echo', () => runEcho(stack, echoSamples));
+    results.setup = await part('setup', () => runSetup(stack, reps));
+    results.recording = await part('recording', () => runRecording(stack, recordingBytes, reps));
+    results.webTerminal = await part('webterm', () =>
+      runWebTerminal(stack, webBytes, reps, webSamples),
+    );
+    results.memory = await part('memory', () => runMemory(stack, sessions));
   } finally {
     await stack.stop();
   }
-  if (wants('actionlog')) {
-    results.actionLog = [];
-    for (const backend of logBackends) {
-      results.actionLog.push(await runActionLog(backend, logRows, reps));
-    }
+  results.gatewayWarnings = [...gatewayWarnings];
+  for (const backend of logBackends) {
+    const r = await part('actionlog', () => runActionLog(backend, logRows, reps));
+    if (r) (results.actionLog ??= []).push(r);
   }
   results.finished = new Date();
   const file = path.join(root, 'bench', process.env.BENCH_OUT ?? 'RESULTS.md');

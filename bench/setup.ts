@@ -15,6 +15,8 @@ export interface SetupResult {
   setupSeconds: Record<PathName, number[]>;
   /** Connections per second with `parallel` at once, one value per repetition. */
   perSecond: Record<PathName, number[]>;
+  /** Key exchange algorithms seen in `ssh -v` (the jump path shows both hops when logged). */
+  kex: Record<PathName, string[]>;
 }
 
 async function once(stack: Stack, p: PathName): Promise<number> {
@@ -33,8 +35,15 @@ export async function runSetup(stack: Stack, reps: number): Promise<SetupResult>
     parallel,
     setupSeconds: { gw: [], direct: [], viajump: [] },
     perSecond: { gw: [], direct: [], viajump: [] },
+    kex: { gw: [], direct: [], viajump: [] },
   };
   for (const p of PATHS) await once(stack, p); // warm-up
+  // The key exchange each path negotiates (OpenSSH's default is post-quantum sntrup761 when
+  // both ends offer it; the gateway's ssh2 does not), since it weighs on setup time.
+  for (const p of PATHS) {
+    const v = await timed('ssh', [...stack.ssh(p, ['-v']), 'true']);
+    result.kex[p] = [...v.stderr.matchAll(/kex: algorithm: (\S+)/g)].map((m) => m[1]!);
+  }
   for (let rep = 1; rep <= reps; rep++) {
     for (const p of PATHS) {
       const times: number[] = [];

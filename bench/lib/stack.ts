@@ -77,6 +77,9 @@ function writeKey(file: string, privateKey: string): void {
   });
 }
 
+/** The gateway's log messages (warnings and worse) and how often each came. */
+export const gatewayWarnings = new Map<string, number>();
+
 async function startGatewayProcess(
   root: string,
   env: Record<string, string>,
@@ -85,7 +88,15 @@ async function startGatewayProcess(
     cwd: root,
     execArgv: ['--expose-gc', '--import', 'tsx'],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+  // Its warnings pass through, and are counted by message for RESULTS.md.
+  child.stderr?.on('data', (d: Buffer) => {
+    process.stderr.write(d);
+    for (const line of d.toString().split('\n')) {
+      const msg = /"msg":"([^"]*)"/.exec(line)?.[1];
+      if (msg) gatewayWarnings.set(msg, (gatewayWarnings.get(msg) ?? 0) + 1);
+    }
   });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the gateway did not start')), 60_000);
