@@ -19,7 +19,14 @@ import { downloadUrl } from '../api';
 
 type Thaw = 'closed' | 'archived' | 'restoring';
 
-export function DownloadRecording({ entry }: { entry: ActionLogEntry }): ReactNode {
+export function DownloadRecording({
+  entry,
+  size,
+}: {
+  entry: ActionLogEntry;
+  /** The button's size (small inside a table row). */
+  size?: 'small' | 'middle';
+}): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const errorText = useErrorText();
@@ -69,7 +76,7 @@ export function DownloadRecording({ entry }: { entry: ActionLogEntry }): ReactNo
 
   return (
     <>
-      <Button type="link" icon={<DownloadOutlined />} onClick={() => void onDownload()}>
+      <Button type="link" size={size} icon={<DownloadOutlined />} onClick={() => void onDownload()}>
         {t('action-log.entry.download')}
       </Button>
       <Modal

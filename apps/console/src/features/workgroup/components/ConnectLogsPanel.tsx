@@ -147,7 +147,7 @@ function EntryActions({ entry }: { entry: ActionLogEntry }): ReactNode {
           {t('workgroup.logs.play')}
         </Button>
       ) : null}
-      <DownloadRecording entry={entry} />
+      <DownloadRecording entry={entry} size="small" />
     </Space>
   );
 }

@@ -8,7 +8,7 @@
  * without a code the panel points to Manage Code.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
-import { App, Button, Descriptions, Empty, Select, Spin, Tag, Typography } from 'antd';
+import { App, Button, Descriptions, Empty, Select, Space, Spin, Tag, Typography } from 'antd';
 import { ExpandOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -33,6 +33,7 @@ export function ConnectPanel({ resource }: { resource: ProjectResource | null })
     <RightPanel
       panelKey={CONNECT_PANEL}
       title={resource ? t('workgroup.connect.title', { name: resource.name }) : ''}
+      width={560}
     >
       {resource ? (
         <ConnectInfo resource={resource} onManage={() => panel.open(MANAGE_CODE_PANEL)} />
@@ -151,14 +152,14 @@ function linuxItems(
       key: 'safe',
       label: t('workgroup.connect.safe.label'),
       children: (
-        <>
+        <Space size={8} wrap>
           <Tag color={secure ? 'green' : 'default'}>
             {t(secure ? 'workgroup.connect.safe.on' : 'workgroup.connect.safe.off')}
           </Tag>
           <Typography.Text type="secondary">
             {t(secure ? 'workgroup.connect.safe.onHint' : 'workgroup.connect.safe.offHint')}
           </Typography.Text>
-        </>
+        </Space>
       ),
     },
     {
@@ -202,7 +203,11 @@ function DefaultUserChoice({ resource }: { resource: ProjectResource }): ReactNo
 
 function Copyable({ text, code = false }: { text: string; code?: boolean }): ReactNode {
   return (
-    <Typography.Text copyable={{ text }} code={code} className="pc-break-all">
+    <Typography.Text
+      copyable={{ text }}
+      code={code}
+      className={code ? 'pc-connect-command' : 'pc-break-all'}
+    >
       {text}
     </Typography.Text>
   );
