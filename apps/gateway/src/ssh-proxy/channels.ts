@@ -23,6 +23,7 @@ import type { ChannelTap, TerminalSize } from '../recording';
 import { ScpStreamReader, scpDirection } from './file-log/scp';
 import { SftpRequestReader } from './file-log/sftp';
 import { blockedNotice, CommandFilter, judge } from './security-mode/command-filter';
+import { readsCommands } from './security-mode/command-match';
 
 type Opened = (err: Error | undefined, channel: ClientChannel) => void;
 
@@ -125,9 +126,11 @@ export function bridgeSession(
   };
 
   /** A terminal channel's recording, and in security mode its input filter. */
-  const terminalHooks = (tap: ChannelTap | undefined): PipeHooks => {
+  const terminalHooks = (tap: ChannelTap | undefined, filtered = true): PipeHooks => {
     const filter =
-      events.policy && new CommandFilter(events.policy, pty ? 'terminal' : 'lines', onAlarm);
+      filtered &&
+      events.policy &&
+      new CommandFilter(events.policy, pty ? 'terminal' : 'lines', onAlarm);
     return {
       ...(tap && { tap }),
       ...(filter && { filter: { filter, notices: pty ? 'stdout' : 'stderr' } }),
@@ -151,8 +154,10 @@ export function bridgeSession(
       return;
     }
     if (!FILE_TRANSFER_EXEC.test(info.command)) {
-      // `ssh host bash` reads commands from its input: in security mode they are lines too.
-      hooks = terminalHooks(events.onRecord?.(size(), { input: false }));
+      // `ssh host bash` reads commands from its input, and with a pty the member types into
+      // the command: in security mode those are lines too. Other input is data.
+      const lines = pty !== undefined || readsCommands(info.command);
+      hooks = terminalHooks(events.onRecord?.(size(), { input: false }), lines);
     }
     const op = scpDirection(info.command);
     if (op && events.onFile) {

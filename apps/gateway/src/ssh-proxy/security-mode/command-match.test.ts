@@ -4,7 +4,7 @@
  * mode limits"; asserted here so a change in either direction is noticed).
  */
 import { describe, expect, it } from 'vitest';
-import { matchCommand } from './command-match';
+import { matchCommand, readsCommands } from './command-match';
 
 const RULES = ['rm', 'reboot', 'shutdown', 'chmod 777', 'dd if=/dev/zero'];
 const caught = (line: string) => matchCommand(line, RULES)?.rule ?? null;
@@ -106,5 +106,15 @@ describe('matchCommand', () => {
     ['$(echo rm) x', 'a command name made by a substitution'],
   ])('does not see %j (%s)', (line) => {
     expect(caught(line)).toBeNull();
+  });
+
+  it('tells an exec that reads command lines (a shell) from one whose input is data', () => {
+    expect(readsCommands('bash')).toBe(true);
+    expect(readsCommands('sudo /bin/sh -s')).toBe(true);
+    expect(readsCommands('env LANG=C zsh')).toBe(true);
+    expect(readsCommands("bash -c 'ls'")).toBe(false);
+    expect(readsCommands('rsync --server -vlogDtpre.iLsfxC . /tmp/x')).toBe(false);
+    expect(readsCommands("git-upload-pack '/srv/repo.git'")).toBe(false);
+    expect(readsCommands('cat > file')).toBe(false);
   });
 });

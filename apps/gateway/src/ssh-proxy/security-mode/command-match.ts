@@ -60,6 +60,16 @@ export function matchCommand(line: string, rules: readonly string[]): Match | nu
   return null;
 }
 
+/**
+ * Whether an exec's input is command lines: a shell started without `-c` (`ssh host bash`,
+ * `ssh host 'sudo sh'`) reads them from its input. Any other command's input is data (rsync's
+ * and git's protocols, a file piped to `cat`), which a line filter must not hold back.
+ */
+export function readsCommands(command: string): boolean {
+  const cmd = commandWords(words(command));
+  return cmd.length > 0 && SHELLS.has(basename(cmd[0]!)) && !cmd.includes('-c');
+}
+
 /** Adds every simple command of the line; false when nested too deep. */
 function collect(line: string, out: string[][], depth: number): boolean {
   if (depth > MAX_DEPTH) return false;

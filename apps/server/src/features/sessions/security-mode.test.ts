@@ -216,6 +216,7 @@ describe('security mode and the file log through a real gateway and sshd', () =>
     expect((await ssh([`touch ${victim}`])).code).toBe(0);
   });
   afterAll(async () => {
+    for (const suffix of ['', '.data', '.sized']) fs.rmSync(victim + suffix, { force: true });
     await gateway?.stop();
     await sshd?.stop();
     await t?.close();
@@ -342,13 +343,22 @@ describe('security mode and the file log through a real gateway and sshd', () =>
     expect(fs.readFileSync(sized, 'utf8')).toBe('data\n');
     const commands = await alarmCommands();
     expect(commands.filter((c) => c === `truncate -s 0 ${sized}`)).toHaveLength(2);
-    expect((await ssh([`rm -f ${sized}`])).code).toBe(1); // blocked, of course
   });
 
   it('checks each line of a shell without a pty and leaves the blocked one out', async () => {
     const res = await ssh([], `echo one\nrm -f ${victim}\necho two\nreboot`, ['-T']);
     expect(res.stdout.toString()).toBe('one\ntwo\n');
     expect(count(res.stderr, BLOCKED)).toBe(2);
+    expect(fs.existsSync(victim)).toBe(true);
+    // A shell started as the command reads its input as lines too …
+    const bash = await ssh(['bash'], `echo one\nrm -f ${victim}\necho two\n`);
+    expect([bash.stdout.toString(), count(bash.stderr, BLOCKED)]).toEqual(['one\ntwo\n', 1]);
+    expect(fs.existsSync(victim)).toBe(true);
+    // … while another command's input is data, passed on as it comes.
+    const copy = await ssh([`cat > ${victim}.data; cat ${victim}.data; rm -f ${victim}.data`]);
+    expect(copy.stderr).toContain(BLOCKED); // the command line itself says rm
+    const data = await ssh([`cat > ${victim}.data && cat ${victim}.data`], `rm -f ${victim}\n`);
+    expect([data.code, data.stdout.toString()]).toEqual([0, `rm -f ${victim}\n`]);
     expect(fs.existsSync(victim)).toBe(true);
   });
 
