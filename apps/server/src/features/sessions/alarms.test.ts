@@ -1,0 +1,181 @@
+/**
+ * The server's side of security mode and the file log, without a gateway: the policy a
+ * session gets, the alarm row and mails with notices on and off, the file-log entry, and that
+ * a gateway cannot report on a session it does not carry. The end-to-end runs are in
+ * security-mode.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResolvedCode } from '@portcullis/contract';
+import { createTestApp, outbox, type TestApp } from '../../test/harness';
+import { codeWorld, nowSeconds, type CodeWorld } from '../codes/test-fixtures';
+import { member } from '../workgroups/test-fixtures';
+import { recordAlarm, sessionPolicy } from './alarms';
+import { createSessionControl, type GatewayLink } from './control';
+import { recordFileTransfer } from './file-log';
+
+describe('security mode and the file log on the server', () => {
+  let t: TestApp;
+  let w: CodeWorld;
+  let connectionId: number;
+  let nora: number;
+  const link: GatewayLink = {
+    networkId: 0,
+    send: () => undefined,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  };
+
+  const alarmRows = () =>
+    t.ctx.db.selectFrom('event_log').selectAll().where('log_type', '=', 'alarm').execute();
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    w = await codeWorld(t);
+    nora = (await member(t, 'nora@demo.local')).id;
+    const code = await w.erin.client.post('/api/tunnel', { project_resource_id: w.web });
+    expect(code.statusCode, code.body).toBe(200);
+    const tunnel = await t.ctx.db
+      .selectFrom('tunnel')
+      .innerJoin('project_resource', 'project_resource.id', 'tunnel.project_resource_id')
+      .select(['tunnel.id', 'tunnel.company_id', 'project_resource.resource_id'])
+      .where('tunnel.id', '=', (code.json() as { id: number }).id)
+      .executeTakeFirstOrThrow();
+    const row = await t.ctx.db
+      .insertInto('tunnel_connection')
+      .values({
+        company_id: tunnel.company_id,
+        account_id: w.erin.id,
+        created_at: nowSeconds(),
+        ended_at: null,
+        tunnel_id: tunnel.id,
+        resource_id: tunnel.resource_id,
+        way: 'ssh',
+        client_ip: '192.0.2.7',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    connectionId = row.id;
+    const commands = await w.admin.post('/api/need_intercept_command/batch', {
+      network_id: w.lab,
+      intercept: ['rm', 'reboot'],
+      notice: ['whoami'],
+    });
+    expect(commands.statusCode, commands.body).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('gives a session in security mode its cluster’s lists, and no policy otherwise', async () => {
+    const resolved = (safe: 0 | 1) =>
+      ({ safe_mode: safe, resource: { network_id: w.lab } }) as unknown as ResolvedCode;
+    expect(await sessionPolicy(t.ctx, resolved(0))).toBeUndefined();
+    expect(await sessionPolicy(t.ctx, resolved(1))).toEqual({
+      intercept: ['rm', 'reboot'],
+      notice: ['whoami'],
+    });
+  });
+
+  it('writes an alarm row without notices while the cluster’s alarm notices are off', async () => {
+    const failed: unknown[] = [];
+    const report = { connectionId, action: 'intercept' as const, command: 'rm -rf /', rule: 'rm' };
+    expect(await recordAlarm(t.ctx, report, (e) => failed.push(e))).toBe(true);
+    const [row] = await alarmRows();
+    expect(row).toMatchObject({
+      event: 'intercept',
+      account: 'erin@demo.local',
+      con_ip: '192.0.2.7',
+      resource_name: 'web-1',
+      project_name: 'Codes',
+      net_name: 'Lab',
+      way: 'ssh',
+      command: 'rm -rf /',
+      notice_accounts: '[]',
+    });
+    expect(outbox(t, 'mail').filter((m) => m.includes('security alarm'))).toEqual([]);
+    expect(failed).toEqual([]);
+    // The alarm log page reads it.
+    const page = await w.admin.get('/api/event/get_notice_log?page_index=1');
+    expect(page.json().objects[0]).toMatchObject({ account_name: 'erin@demo.local' });
+  });
+
+  it('names and mails the notice accounts while notices are on', async () => {
+    const on = await w.admin.patch(`/api/v1/network/${w.lab}/safe_mode`, {
+      safe_mode: true,
+      safe_mode_approver: false,
+      safe_mode_notice: true,
+      approver_accounts: [],
+      notice_accounts: [nora],
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const report = { connectionId, action: 'notice' as const, command: 'whoami', rule: 'whoami' };
+    expect(await recordAlarm(t.ctx, report, () => undefined)).toBe(true);
+    const rows = await alarmRows();
+    expect(rows.at(-1)).toMatchObject({ event: 'notice', notice_accounts: '["nora"]' });
+    let mails: string[] = [];
+    for (let i = 0; i < 100 && mails.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      mails = outbox(t, 'mail').filter((m) => m.includes('security alarm'));
+    }
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain('To: nora@demo.local');
+  });
+
+  it('answers false for an unknown session', async () => {
+    const report = { connectionId: 999_999, action: 'notice' as const, command: 'x', rule: 'x' };
+    expect(await recordAlarm(t.ctx, report, () => undefined)).toBe(false);
+    const file = { connectionId: 999_999, way: 'sftp' as const, op: 'upload' as const };
+    expect(await recordFileTransfer(t.ctx, { ...file, filename: 'a' })).toBe(false);
+  });
+
+  it('writes a file-log entry as a closed action log row of its own', async () => {
+    const report = { connectionId, way: 'sftp' as const, op: 'download' as const };
+    expect(await recordFileTransfer(t.ctx, { ...report, filename: '/etc/报告.txt' })).toBe(true);
+    const res = await w.erin.client.get('/api/search_tunnel?way=sftp');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual([
+      expect.objectContaining({
+        way: 'sftp',
+        op: 'download',
+        filename: '/etc/报告.txt',
+        parent_connection_id: connectionId,
+        client_ip_address: '192.0.2.7',
+        resource_name: 'web-1',
+        play: 0,
+      }),
+    ]);
+    expect(res.json().data[0].date).toBeGreaterThan(0);
+    // Found by its file name too; session rows carry no op.
+    const byName = await w.erin.client.get('/api/search_tunnel?keywords=%E6%8A%A5%E5%91%8A');
+    expect(byName.json().total).toBe(1);
+    const sessions = await w.erin.client.get('/api/search_tunnel?way=ssh');
+    expect(sessions.json().data[0]).not.toHaveProperty('op');
+  });
+
+  it('ignores a gateway’s report on a session it does not carry', async () => {
+    const control = createSessionControl(() => t.ctx);
+    const before = (await alarmRows()).length;
+    await control.onMessage(link, {
+      v: 2,
+      type: 'command_alarm',
+      connection_id: connectionId,
+      action: 'intercept',
+      command: 'rm -rf /',
+      rule: 'rm',
+    });
+    await control.onMessage(link, {
+      v: 2,
+      type: 'file_transfer',
+      connection_id: connectionId,
+      way: 'scp',
+      op: 'upload',
+      filename: 'forged',
+    });
+    expect(await alarmRows()).toHaveLength(before);
+    const forged = await t.ctx.db
+      .selectFrom('tunnel_connection')
+      .select('id')
+      .where('filename', '=', 'forged')
+      .execute();
+    expect(forged).toEqual([]);
+  });
+});
