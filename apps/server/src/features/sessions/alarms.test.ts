@@ -118,6 +118,11 @@ describe('security mode and the file log on the server', () => {
     }
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain('To: nora@demo.local');
+    // A burst from the same session is a row each, and no more mail within the minute.
+    for (let i = 0; i < 5; i++) await recordAlarm(t.ctx, report, () => undefined);
+    expect((await alarmRows()).length).toBe(rows.length + 5);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(outbox(t, 'mail').filter((m) => m.includes('security alarm'))).toHaveLength(1);
   });
 
   it('answers false for an unknown session', async () => {

@@ -3,9 +3,9 @@
  * a gateway enforces for a session (the cluster's intercept and notice commands), and what
  * happens when it acts: an alarm log row (operation time, account, client IP, resource,
  * workgroup, way, command, notified accounts) and a mail to each notice account when the
- * cluster's alarm notices are on. The mail goes through the server's mailer (SMTP, or the
- * outbox folder), in English and Chinese; a mail that cannot be sent is logged, never retried
- * into the control channel's way.
+ * cluster's alarm notices are on (at most one a minute per session). The mail goes through
+ * the server's mailer (SMTP, or the outbox folder), in English and Chinese; a mail that cannot
+ * be sent is logged, not retried.
  */
 import {
   fillText,
@@ -81,6 +81,21 @@ async function noticeAccounts(ctx: AppContext, networkId: number) {
     .execute();
 }
 
+/**
+ * A session mails at most once a minute (every alarm is still a row): a script that trips the
+ * filter a thousand times must not send a thousand mails to each notice account. Kept in this
+ * replica's memory; with several replicas, each mails at most once a minute per session.
+ */
+const MAIL_EVERY_SECONDS = 60;
+const lastMailed = new Map<number, number>();
+
+function mayMail(connectionId: number, now: number): boolean {
+  for (const [id, at] of lastMailed) if (now - at >= MAIL_EVERY_SECONDS) lastMailed.delete(id);
+  if (lastMailed.has(connectionId)) return false;
+  lastMailed.set(connectionId, now);
+  return true;
+}
+
 const stamp = (seconds: number): string =>
   `${new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
@@ -123,7 +138,7 @@ export async function recordAlarm(
       created_at: now,
     })
     .execute();
-  if (notified.length === 0) return true;
+  if (notified.length === 0 || !mayMail(report.connectionId, now)) return true;
   const values = (lang: 'en' | 'zh') => ({
     action: SECURITY_MODE_TEXT[report.action === 'intercept' ? 'intercepted' : 'noticed'][lang],
     time: stamp(now),
