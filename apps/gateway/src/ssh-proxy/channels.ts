@@ -20,7 +20,7 @@ import type {
 import type { AlarmAction, CommandPolicy, FileOp, FileWay } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import type { ChannelTap, TerminalSize } from '../recording';
-import { ScpStreamReader, scpDirection } from './file-log/scp';
+import { scpBase, ScpStreamReader, scpDirection } from './file-log/scp';
 import { SftpRequestReader } from './file-log/sftp';
 import { blockedNotice, CommandFilter, judge } from './security-mode/command-filter';
 import { readsCommands } from './security-mode/command-match';
@@ -162,7 +162,11 @@ export function bridgeSession(
     const op = scpDirection(info.command);
     if (op && events.onFile) {
       const onFile = events.onFile;
-      const reader = new ScpStreamReader(op, (o, name) => onFile('scp', o, name));
+      const reader = new ScpStreamReader(
+        op,
+        (o, name) => onFile('scp', o, name),
+        scpBase(info.command, op),
+      );
       hooks =
         op === 'upload'
           ? { watchInput: (d) => reader.push(d) }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FileOp } from '@portcullis/contract';
-import { ScpStreamReader, scpDirection } from './scp';
+import { scpBase, ScpStreamReader, scpDirection } from './scp';
 import { SftpRequestReader } from './sftp';
 
 function packet(type: number, body: Buffer): Buffer {
@@ -89,5 +89,19 @@ describe('scp', () => {
         ['upload', 'b c.bin'],
       ]);
     }
+  });
+
+  it('puts the names under the folder the command names for sure', () => {
+    expect(scpBase('scp -f /var/log/syslog', 'download')).toBe('/var/log');
+    expect(scpBase("scp -f '/var/log/*.log'", 'download')).toBe('/var/log');
+    expect(scpBase('scp -r -f -- /srv/site', 'download')).toBe('/srv');
+    expect(scpBase('scp -f /x', 'download')).toBe('/');
+    expect(scpBase('scp -f notes.txt', 'download')).toBeNull();
+    expect(scpBase('scp -d -t /tmp/in', 'upload')).toBe('/tmp/in');
+    expect(scpBase('scp -t /tmp/maybe-a-folder', 'upload')).toBeNull();
+    const seen: string[] = [];
+    const reader = new ScpStreamReader('download', (_op, name) => seen.push(name), '/srv/');
+    reader.push(Buffer.from('D0755 0 site\nC0644 0 index.html\n\0E\n'));
+    expect(seen).toEqual(['/srv/site/index.html']);
   });
 });

@@ -7,6 +7,7 @@
  * bytes: it counts them off.
  */
 import type { FileOp } from '@portcullis/contract';
+import { words } from '../security-mode/command-match';
 import type { OnFile } from './sftp';
 
 /** A header line longer than this is not scp's: the reader stops (logs nothing more). */
@@ -24,6 +25,25 @@ export function scpDirection(command: string): FileOp | null {
   return null;
 }
 
+/**
+ * The folder the file names of an scp stream are under, when the command says it for sure:
+ * the source's folder for a download of one path (`scp -f /var/log/syslog`, also a glob such
+ * as `/var/log/*.log`), the destination for an upload into a directory (`scp -d -t /tmp`).
+ * Null otherwise: an upload's single destination may be a file or a folder, which only the
+ * target knows, so its files are logged by the names in their headers.
+ */
+export function scpBase(command: string, op: FileOp): string | null {
+  const all = words(command).slice(1);
+  const dashDash = all.indexOf('--');
+  const options = (dashDash < 0 ? all : all.slice(0, dashDash)).filter((w) => w.startsWith('-'));
+  const args = dashDash < 0 ? all.filter((w) => !w.startsWith('-')) : all.slice(dashDash + 1);
+  if (args.length !== 1) return null;
+  const path = args[0]!;
+  if (op === 'upload') return options.some((o) => o.slice(1).includes('d')) ? path : null;
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? null : path.slice(0, slash) || '/';
+}
+
 export class ScpStreamReader {
   private line: Buffer[] = [];
   private lineLength = 0;
@@ -35,6 +55,8 @@ export class ScpStreamReader {
   constructor(
     private readonly op: FileOp,
     private readonly onFile: OnFile,
+    /** The folder the headers' names are under (scpBase), when known. */
+    private readonly base: string | null = null,
   ) {}
 
   push(data: Buffer): void {
@@ -65,7 +87,8 @@ export class ScpStreamReader {
     if (header) {
       const [, kind, size, name] = header;
       if (kind === 'D') return void this.dirs.push(name!);
-      this.onFile(this.op, [...this.dirs, name!].join('/'));
+      const base = this.base === null ? [] : [this.base.replace(/\/+$/, '')];
+      this.onFile(this.op, [...base, ...this.dirs, name!].join('/'));
       this.skip = Number(size) + 1;
       return;
     }

@@ -440,7 +440,7 @@ describe('security mode and the file log through a real gateway and sshd', () =>
     expect(seen).toEqual(
       expect.arrayContaining([
         ['scp', 'upload', 'payload.bin'],
-        ['scp', 'download', path.basename(`${remote}.scp`)],
+        ['scp', 'download', `${remote}.scp`],
         ['sftp', 'upload', `${remote}.sftp`],
         ['sftp', 'download', `${remote}.sftp`],
       ]),
