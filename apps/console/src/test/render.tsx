@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import { render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { StyleProvider } from '@ant-design/cssinjs';
 import { AppProviders } from '../app/AppProviders';
 import { FEATURES } from '../app/features';
 import { createQueryClient } from '../app/query-client';
@@ -17,6 +18,9 @@ export interface RenderAppResult extends RenderResult {
   location: () => string;
 }
 
+/** Where antd's CSS-in-JS styles go: off the document, so jsdom never matches them (setup.ts). */
+const STYLE_SINK = document.createElement('div');
+
 export function renderApp(
   path: string,
   routes: RouteObject[] = buildRoutes(FEATURES),
@@ -28,9 +32,11 @@ export function renderApp(
     if (target) void router.navigate(target, { replace: true });
   });
   const result = render(
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
+    <StyleProvider container={STYLE_SINK}>
+      <AppProviders queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StyleProvider>,
   );
   return {
     ...result,

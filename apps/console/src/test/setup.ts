@@ -34,6 +34,19 @@ const originalGetComputedStyle = window.getComputedStyle.bind(window);
 window.getComputedStyle = (element: Element, pseudo?: string | null) =>
   originalGetComputedStyle(element, pseudo ? undefined : pseudo);
 
+// antd's CSS-in-JS styles go to a detached element (see render.tsx): jsdom matches every rule
+// of every sheet on each getComputedStyle, which the accessible-name code of getByRole calls
+// for every node, and antd's thousands of rules made the suite ten times slower. These few
+// rules keep what queries depend on: icons are inline-flex (so an icon's label and the text
+// read as "plus Add"), and antd's hidden popups stay hidden.
+const antdEssentials = document.createElement('style');
+antdEssentials.textContent = `
+  .anticon, .ant-btn-icon { display: inline-flex; }
+  .ant-tabs-tabpane-hidden, .ant-select-dropdown-hidden, .ant-dropdown-hidden,
+  .ant-popover-hidden, .ant-tooltip-hidden, .ant-picker-dropdown-hidden { display: none; }
+`;
+document.head.appendChild(antdEssentials);
+
 // antd renders slowly in jsdom; a debounced probe plus a reply can take seconds there.
 configure({ asyncUtilTimeout: 8000 });
 
