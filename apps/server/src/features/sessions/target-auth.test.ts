@@ -1,0 +1,249 @@
+/**
+ * How the gateway logs in to the target, by the login user's auth_type, and what passes through
+ * a session besides bytes: the real server, gateway and OpenSSH sshd, with the member on the
+ * stock ssh client or on ssh2 (which can send a window change and a signal on demand).
+ * - auth_type 1: the resource's own key, installed by a key upload, logs in; the target's
+ *   password is never asked for.
+ * - auth_type 2 (team account password) is refused with the reason in the banner.
+ * - A window change reaches the target's pty; a signal reaches the target's command and its
+ *   exit signal comes back.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+// ssh2 is CommonJS: Node's ESM loader sees only its default export.
+import ssh2, { type Client, type ClientChannel } from 'ssh2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
+
+/** This file's own sshd account: the key upload writes its ~/.ssh/authorized_keys. */
+const USER = 'portcullis-target';
+
+async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('timed out');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Reads a stream until `pattern` shows up in what it printed. */
+function waitFor(
+  stream: NodeJS.ReadableStream,
+  pattern: RegExp,
+  timeoutMs = 15_000,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => {
+      stream.removeListener('data', onData);
+      reject(new Error(`no ${String(pattern)} in ${JSON.stringify(seen)}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = pattern.exec(seen);
+      if (!match) return;
+      clearTimeout(timer);
+      stream.removeListener('data', onData);
+      resolve(match[0]);
+    };
+    stream.on('data', onData);
+  });
+}
+
+describe('target login and session signals through the SSH proxy', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let erin: { id: number; client: TestClient };
+  let gateway: Gateway;
+  let sshd: SshdPeer;
+  let client: OpenSshClient;
+  let dir: string;
+  let proxyPort: number;
+  const codes: Record<'key' | 'password' | 'team', string> = { key: '', password: '', team: '' };
+
+  const ssh = (code: string, args: string[]) =>
+    run('ssh', [
+      ...client.options('publickey'),
+      '-p',
+      String(proxyPort),
+      `${code}@127.0.0.1`,
+      ...args,
+    ]);
+
+  /** The member on ssh2, signed in with the same key the OpenSSH client uses. */
+  const connect = (code: string): Promise<Client> =>
+    new Promise((resolve, reject) => {
+      const conn = new ssh2.Client();
+      conn.once('ready', () => resolve(conn));
+      conn.once('error', reject);
+      conn.connect({
+        host: '127.0.0.1',
+        port: proxyPort,
+        username: code,
+        privateKey: fs.readFileSync(client.keyFile),
+        readyTimeout: 20_000,
+      });
+    });
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-target-auth-'));
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    sshd = await startSshd({ user: USER, homeAuthorizedKeys: true });
+    // Keys from an earlier run must not let this one in.
+    const home = (await run('getent', ['passwd', USER])).stdout.toString().split(':')[5] ?? '';
+    fs.rmSync(path.join(home.trim(), '.ssh', 'authorized_keys'), { force: true });
+
+    const server = async (name: string, login: Record<string, unknown>) => {
+      const res = await admin.post('/api/v1/resource', {
+        network_id: lab,
+        name,
+        ip_address: '127.0.0.1',
+        os: 'linux',
+        port: sshd.port,
+        login_users: [{ username: USER, ...login }],
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().id as number;
+    };
+    const keyed = await server('keyed', { auth_type: 1 });
+    const passworded = await server('passworded', { auth_type: 0, password: sshd.password });
+    const team = await server('team-account', { auth_type: 2 });
+
+    proxyPort = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { ssh_port: proxyPort },
+      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    await gateway.sshProxy;
+
+    // The key upload installs the resource's own key with the password, which is not kept.
+    const upload = await admin.post(`/api/resource/${keyed}/autologin`, {
+      username: USER,
+      password: sshd.password,
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    const status = await poll(
+      async () =>
+        (await admin.get(`/api/autologin_query?task_id=${upload.json().task_id}`)).json() as {
+          status: string;
+        },
+      (s) => s.status !== 'pending',
+    );
+    expect(status.status).toBe('success');
+
+    const wg = await createWorkgroup(admin, 'Targets');
+    await addResourcesTo(admin, wg, [keyed, passworded, team]);
+    erin = await member(t, 'erin@demo.local');
+    await addMembersTo(admin, wg, [erin.id]);
+    client = await openSshClient(dir);
+    const added = await erin.client.post('/api/account_pubkey', {
+      title: 'laptop',
+      pubkey: client.publicKey,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const newCode = async (resource: number) => {
+      const res = await erin.client.post('/api/tunnel', {
+        project_resource_id: await projectResourceId(admin, wg, resource),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().code as string;
+    };
+    codes.key = await newCode(keyed);
+    codes.password = await newCode(passworded);
+    codes.team = await newCode(team);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await sshd?.stop();
+    await t?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('logs in with the key the key upload installed (auth_type 1)', async () => {
+    const res = await ssh(codes.key, ['whoami']);
+    expect(res.stderr).not.toContain('Portcullis:');
+    expect([res.code, res.stdout.toString()]).toEqual([0, `${USER}\n`]);
+  });
+
+  it('refuses a team-account-password login user, saying why (auth_type 2)', async () => {
+    const res = await ssh(codes.team, ['whoami']);
+    expect(res.code).toBe(255);
+    expect(res.stdout.toString()).toBe('');
+    expect(res.stderr).toContain('team account password login is not supported');
+  });
+
+  it("passes a window change on to the target's pty", async () => {
+    const conn = await connect(codes.password);
+    try {
+      const shell = await new Promise<ClientChannel>((resolve, reject) =>
+        conn.shell({ rows: 24, cols: 80, term: 'xterm' }, (err, stream) =>
+          err ? reject(err) : resolve(stream),
+        ),
+      );
+      shell.write('stty size\n');
+      await waitFor(shell, /^24 80\r?$/m);
+      shell.setWindow(40, 132, 0, 0);
+      // The window change and the next line travel in order on the same channel.
+      shell.write('stty size\n');
+      await waitFor(shell, /^40 132\r?$/m);
+      shell.end('exit\n');
+    } finally {
+      conn.end();
+    }
+  });
+
+  it("passes a signal on to the target's command and its exit signal back", async () => {
+    const conn = await connect(codes.password);
+    try {
+      const exec = await new Promise<ClientChannel>((resolve, reject) =>
+        conn.exec('echo started; exec sleep 60', (err, stream) =>
+          err ? reject(err) : resolve(stream),
+        ),
+      );
+      const exited = new Promise<{ code: number | null; signal?: string }>((resolve) =>
+        exec.on('exit', (code: number | null, signal?: string) => resolve({ code, signal })),
+      );
+      await waitFor(exec, /started/);
+      exec.signal('TERM');
+      const result = await exited;
+      // OpenSSH reports a command killed by a signal as an exit signal, without a code.
+      expect(result.signal).toMatch(/^(SIG)?TERM$/);
+    } finally {
+      conn.end();
+    }
+  });
+});
