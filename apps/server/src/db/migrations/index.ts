@@ -16,6 +16,7 @@ import * as recordings from './010-recordings';
 import * as onlineConnections from './011-online-connections';
 import * as actionLog from './012-action-log';
 import * as fileLog from './013-file-log';
+import * as actionLogIndexes from './014-action-log-indexes';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '011-online-connections': onlineConnections,
   '012-action-log': actionLog,
   '013-file-log': fileLog,
+  '014-action-log-indexes': actionLogIndexes,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
