@@ -1,14 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
+import i18next from 'i18next';
 import { LOG_END_PADDING_SECONDS, type ActionLogEntry } from '@portcullis/contract';
 import { apiError, mockApi, type RecordedCall } from '../../test/api-mock';
 import { account, shellReplies } from '../../test/fixtures';
 import { findDialog, renderApp } from '../../test/render';
 import { searchQuery, timeBounds } from './filters';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18next.changeLanguage('en_US');
+});
 
 const T = 1_700_000_000;
 
@@ -197,3 +201,132 @@ describe('the action log page', () => {
     );
   });
 });
+
+/** A file-log entry: one file session `parent` moved (no recording of its own). */
+function fileEntry(
+  id: number,
+  parent: number,
+  file: Pick<ActionLogEntry, 'way' | 'op' | 'filename'>,
+): ActionLogEntry {
+  const at = T + id;
+  // play stays 1 as a server bug would send it: a file entry still offers no recording.
+  return { ...entry(id, 1, 0), ...file, start_date: at, date: at, parent_connection_id: parent };
+}
+
+const LONG_PATH = `/srv/releases/${'nested-folder/'.repeat(12)}build-2026-11-22.tar.gz`;
+
+describe('file-log entries', () => {
+  it('show the op, the file name, the way and the session, without playback or download', async () => {
+    mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': {
+        total: 3,
+        data: [
+          fileEntry(42, 40, { way: 'sftp', op: 'upload', filename: LONG_PATH }),
+          fileEntry(41, 40, { way: 'scp', op: 'download', filename: 'notes.txt' }),
+          entry(40, 1, 90),
+        ],
+      },
+    });
+    renderApp('/operation/log');
+    const upload = await screen.findByTestId('action-log-entry-42');
+    expect(within(upload).getByText('Upload')).toBeInTheDocument();
+    expect(within(upload).getByText('sftp')).toBeInTheDocument();
+    const name = within(upload).getByText(LONG_PATH);
+    expect(name).toHaveAttribute('title', LONG_PATH);
+    expect(name).toHaveClass('action-log-entry__filename');
+    expect(within(upload).getByText('In session #40')).toBeInTheDocument();
+    const at = dayjs.unix(T + 42).format('YYYY-MM-DD HH:mm:ss');
+    expect(within(upload).getByText(`Time: ${at}`)).toBeInTheDocument();
+    expect(within(upload).queryByText(/Total time/)).not.toBeInTheDocument();
+    expect(within(upload).queryByRole('link', { name: /Playback/ })).not.toBeInTheDocument();
+    expect(within(upload).queryByRole('button', { name: /Download/ })).not.toBeInTheDocument();
+
+    const download = screen.getByTestId('action-log-entry-41');
+    expect(within(download).getByText('Download')).toBeInTheDocument();
+    expect(within(download).getByText('scp')).toBeInTheDocument();
+    expect(within(download).getByTitle('notes.txt')).toHaveTextContent('notes.txt');
+    expect(within(download).queryByRole('button', { name: /Download/ })).not.toBeInTheDocument();
+
+    // The session itself keeps its recording and names its number for the file entries.
+    const session = screen.getByTestId('action-log-entry-40');
+    expect(within(session).getByText('Session #40')).toBeInTheDocument();
+    expect(within(session).getByRole('link', { name: /Playback/ })).toBeInTheDocument();
+    expect(within(session).getByRole('button', { name: /Download/ })).toBeInTheDocument();
+  });
+
+  it('reads 上传 and 下载 in Chinese', async () => {
+    await i18next.changeLanguage('zh_CN');
+    mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': {
+        total: 2,
+        data: [
+          fileEntry(2, 1, { way: 'sftp', op: 'upload', filename: 'a.txt' }),
+          fileEntry(1, 1, { way: 'scp', op: 'download', filename: 'b.txt' }),
+        ],
+      },
+    });
+    renderApp('/operation/log');
+    const upload = await screen.findByTestId('action-log-entry-2');
+    expect(within(upload).getByText('上传')).toBeInTheDocument();
+    expect(within(upload).getByText('所属会话 #1')).toBeInTheDocument();
+    expect(within(screen.getByTestId('action-log-entry-1')).getByText('下载')).toBeInTheDocument();
+  });
+
+  it('filters by way sftp and finds a file by its name through the keywords', async () => {
+    const rows = [
+      fileEntry(3, 1, { way: 'sftp', op: 'upload', filename: '/tmp/report-q3.csv' }),
+      fileEntry(2, 1, { way: 'scp', op: 'download', filename: '/etc/hosts' }),
+      entry(1, 0, 60),
+    ];
+    const api = mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': (call: RecordedCall) => {
+        const way = call.query.get('way');
+        const keywords = call.query.get('keywords');
+        const match = rows.filter(
+          (r) => (!way || r.way === way) && (!keywords || r.filename?.includes(keywords)),
+        );
+        return { total: match.length, data: match };
+      },
+    });
+    renderApp('/operation/log');
+    await screen.findByTestId('action-log-entry-3');
+    expect(screen.getByRole('searchbox', { name: 'Keywords' })).toHaveAttribute(
+      'placeholder',
+      'Account, resource, IP, file name',
+    );
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: /Advanced search/ }));
+    await user.click(screen.getByRole('combobox', { name: 'Way' }));
+    await user.click(await option('sftp'));
+    expect(await option('scp')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(screen.getByText('Way: sftp')).toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByTestId('action-log-entry-2')).not.toBeInTheDocument());
+    expect(screen.getByTestId('action-log-entry-3')).toBeInTheDocument();
+
+    const search = screen.getByRole('searchbox', { name: 'Keywords' });
+    fireEvent.change(search, { target: { value: 'report-q3' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(screen.getByText('Keywords: report-q3')).toBeInTheDocument());
+    const last = api.calls.filter((c) => c.path === '/api/search_tunnel').at(-1)!;
+    expect(last.query.get('way')).toBe('sftp');
+    expect(last.query.get('keywords')).toBe('report-q3');
+    expect(screen.getByRole('link', { name: /Download report/ })).toHaveAttribute(
+      'href',
+      '/api/search_tunnel?keywords=report-q3&way=sftp&export=true',
+    );
+  });
+});
+
+/** The open select option titled `title`. */
+async function option(title: string): Promise<HTMLElement> {
+  let found: HTMLElement | null = null;
+  await waitFor(() => {
+    found = document.querySelector<HTMLElement>(`.ant-select-item-option[title="${title}"]`);
+    if (!found) throw new Error(`no option ${title}`);
+  });
+  return found as unknown as HTMLElement;
+}

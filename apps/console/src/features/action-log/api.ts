@@ -2,7 +2,7 @@
  * Action-log calls (spec 1 §7 Logs): the search as an infinite list of pages of 25, the export
  * link built from the same filters (so the report is exactly what the page shows), the report
  * panel's counts, the name lists of the advanced search (/v1/account/list, /resource/all_name),
- * and the recording's download and playback links.
+ * the recording's download and playback links, and which entries are file-log entries.
  */
 import {
   useInfiniteQuery,
@@ -84,6 +84,16 @@ export function canPlay(
 }
 
 const DATABASE_WAYS: readonly string[] = ['rds', 'mysql', 'mssql', 'postgresql'];
+
+/**
+ * A file-log entry (way sftp or scp): one file a session moved, with its direction and name.
+ * It has no recording of its own; the session it belongs to has.
+ */
+export function isFileEntry<T extends Pick<ActionLogEntry, 'op'>>(
+  entry: T,
+): entry is T & { op: NonNullable<ActionLogEntry['op']> } {
+  return entry.op !== undefined;
+}
 
 /**
  * How many sessions match each of `variants` (the report panel's breakdown): one page of one
