@@ -33,6 +33,8 @@ export function run(
       clearTimeout(timer);
       resolve({ code, stdout: Buffer.concat(out), stderr: err });
     });
+    // A command that exits without reading its input closes the pipe first (EPIPE).
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

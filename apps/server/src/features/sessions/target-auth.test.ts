@@ -7,6 +7,8 @@
  * - auth_type 2 (team account password) is refused with the reason in the banner.
  * - A window change reaches the target's pty; a signal reaches the target's command and its
  *   exit signal comes back.
+ * - The member may reach the gateway through their own jump host (`ProxyJump`, or a
+ *   `ProxyCommand ssh -W`), here the test sshd, with the ~/.ssh/config the README shows.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -244,6 +246,44 @@ describe('target login and session signals through the SSH proxy', () => {
       expect(result.signal).toMatch(/^(SIG)?TERM$/);
     } finally {
       conn.end();
+    }
+  });
+
+  it('is reached through your own jump host, with ProxyJump or ProxyCommand (README)', async () => {
+    const jumpKey = path.join(dir, 'jump_ed25519');
+    fs.writeFileSync(jumpKey, sshd.privateKey, { mode: 0o600 });
+    const common = [
+      '  HostName 127.0.0.1',
+      '  IdentitiesOnly yes',
+      '  StrictHostKeyChecking no',
+      '  UserKnownHostsFile /dev/null',
+      '  BatchMode yes',
+    ];
+    const config = path.join(dir, 'ssh_config');
+    fs.writeFileSync(
+      config,
+      [
+        'Host jumpbox',
+        ...common,
+        `  Port ${sshd.port}`,
+        `  User ${USER}`,
+        `  IdentityFile ${jumpKey}`,
+        'Host web-*',
+        ...common,
+        `  Port ${proxyPort}`,
+        `  User ${codes.password}`,
+        `  IdentityFile ${client.keyFile}`,
+        'Host web-jump',
+        '  ProxyJump jumpbox',
+        'Host web-command',
+        `  ProxyCommand ssh -F ${config} -W %h:%p jumpbox`,
+        '',
+      ].join('\n'),
+    );
+    for (const host of ['web-jump', 'web-command']) {
+      const res = await run('ssh', ['-F', config, host, 'echo "via $0"; whoami']);
+      expect(res.stderr).not.toContain('Portcullis:');
+      expect([host, res.code, res.stdout.toString()]).toEqual([host, 0, `via bash\n${USER}\n`]);
     }
   });
 });
