@@ -1,8 +1,10 @@
 /**
  * The web terminal in Chromium against the real server, a real gateway and the real sshd: a
  * member opens Connect on a Linux server, opens the web terminal, types `echo 你好` and sees
- * it come back rendered by xterm.js; the session is online with way wetty. A screenshot of the
- * panel goes to .test-artifacts/.
+ * it come back rendered by xterm.js; the session is online with way wetty. Then the whole story
+ * of a watched session: the administrator sees it among the online sessions and cuts it, the
+ * member's terminal says it ended, and the member's playback of it shows what was typed.
+ * Screenshots go to .test-artifacts/.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -20,7 +22,7 @@ import {
   startE2E,
   type E2E,
 } from './harness';
-import { api, login, UI_TIMEOUT } from './console';
+import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
 
 const MEMBER = { account: 'ada@demo.local', name: 'Ada', password: 'Member#Pass2026' };
 
@@ -163,5 +165,66 @@ describe('the web terminal', () => {
       .execute();
     expect(live.map((r) => r.way)).toEqual(['wetty']);
     await screenshot(page, 'web-terminal');
+  });
+
+  it('is cut by the administrator, and its playback shows the member what was typed', async () => {
+    const admin = await fresh();
+    await login(e2e, admin.context, admin.page, {
+      username: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+    });
+    const page = admin.page;
+    await page.getByRole('button', { name: 'Online sessions: 1' }).click({ timeout: UI_TIMEOUT });
+    const sessions = page.getByRole('dialog').filter({
+      has: page.locator('.ant-modal-title, .ant-drawer-title', { hasText: 'Online sessions' }),
+    });
+    const row = sessions.getByRole('row').filter({ hasText: MEMBER.name });
+    await row.getByText('sshd-1').waitFor({ timeout: UI_TIMEOUT });
+    await row.getByRole('checkbox').check();
+    await sessions.getByRole('button', { name: /Disconnect 1 session/ }).click();
+    const popover = page.getByRole('tooltip').filter({ hasText: 'Disconnect?' });
+    await popover.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await row.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+
+    // The member's terminal says so.
+    await member.page.getByText(/The session ended/).waitFor({ timeout: UI_TIMEOUT });
+    await waitForNoticesGone(member.page);
+    await screenshot(member.page, 'web-terminal-cut');
+
+    // The recording reaches the server once the session has ended; then Playback shows.
+    const ended = await e2e.ctx.db
+      .selectFrom('tunnel_connection')
+      .select('id')
+      .where('way', '=', 'wetty')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    await expect
+      .poll(
+        async () => {
+          const reply = await api<{ data: { connection_id: number; play: number }[] }>(
+            member.context,
+            'GET',
+            '/search_tunnel?page=1&page_size=25',
+          );
+          return reply.data.find((d) => d.connection_id === ended.id)?.play ?? 0;
+        },
+        { timeout: UI_TIMEOUT },
+      )
+      .not.toBe(0);
+    await member.page.goto('/operation/log');
+    const entry = member.page.getByTestId(`action-log-entry-${ended.id}`);
+    const [tab] = await Promise.all([
+      member.context.waitForEvent('page'),
+      entry.getByRole('link', { name: /Playback/ }).click({ timeout: UI_TIMEOUT }),
+    ]);
+    await tab.waitForLoadState();
+    const player = tab.getByTestId('playlog-player');
+    await player.locator('.ap-player').waitFor({ timeout: UI_TIMEOUT });
+    await player.click();
+    await tab
+      .getByText(/你好-42/)
+      .first()
+      .waitFor({ timeout: UI_TIMEOUT });
+    await screenshot(tab, 'web-terminal-playback');
   });
 });

@@ -125,6 +125,30 @@ describe('Connect panel', () => {
   );
 
   it(
+    'shows the first login user as the default when none was chosen',
+    async () => {
+      mockApi({
+        'GET /api/current_account': account({ id: ME.id, name: ME.name, is_admin: 0 }),
+        'GET /api/tunnel': paged([code({ account: ME })]),
+      });
+      show(
+        CONNECT_PANEL,
+        <ConnectPanel
+          resource={projectResource({
+            id: 11,
+            name: 'web',
+            login_user: ['deploy', 'root'],
+            default_username: '',
+          })}
+        />,
+      );
+      const panel = await findDialog('Connect to web');
+      expect(await within(panel).findByTitle('deploy')).toBeInTheDocument();
+    },
+    SLOW,
+  );
+
+  it(
     'points to Manage Code without a valid code of the member’s own',
     async () => {
       mockApi({

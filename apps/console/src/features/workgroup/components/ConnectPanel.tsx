@@ -183,7 +183,8 @@ function DefaultUserChoice({ resource }: { resource: ProjectResource }): ReactNo
     <Select
       aria-label={t('workgroup.connect.defaultUser')}
       className="pc-connect-default-user"
-      value={resource.default_username || undefined}
+      // Without a choice the gateway logs in as the first login user granted: show that one.
+      value={resource.default_username || resource.login_user[0]}
       placeholder={t('workgroup.config.usernamePlaceholder')}
       loading={mutation.isPending}
       disabled={mutation.isPending}
