@@ -246,8 +246,9 @@ export async function runActionLog(
     if (!indexes.some((i) => i.startsWith(`${COVER_INDEX}:`))) {
       say(`action log (${backend}): applying migration 014`);
       await migration014(t.ctx.db, { dialect: backend } as MigrationContext);
-      if (backend === 'postgres') await sql`ANALYZE tunnel_connection`.execute(t.ctx.db);
-      with014 = await time('with 014');
+      const made = (await explain(t, backend)).some((i) => i.startsWith(`${COVER_INDEX}:`));
+      if (made) with014 = await time('with 014');
+      else say(`action log (${backend}): migration 014 makes no index here`);
     }
     return { backend, rows, seedSeconds, queries, with014, indexes };
   } finally {

@@ -88,16 +88,19 @@ async function startGatewayProcess(
     cwd: root,
     execArgv: ['--expose-gc', '--import', 'tsx'],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  // Its warnings pass through, and are counted by message for RESULTS.md.
-  child.stderr?.on('data', (d: Buffer) => {
+  // Its log (JSON lines, warn and above, on stdout) passes through to stderr, and each message
+  // is counted for RESULTS.md.
+  const relay = (d: Buffer): void => {
     process.stderr.write(d);
     for (const line of d.toString().split('\n')) {
       const msg = /"msg":"([^"]*)"/.exec(line)?.[1];
       if (msg) gatewayWarnings.set(msg, (gatewayWarnings.get(msg) ?? 0) + 1);
     }
-  });
+  };
+  child.stdout?.on('data', relay);
+  child.stderr?.on('data', relay);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the gateway did not start')), 60_000);
     child.on('message', (m) => {
