@@ -4,13 +4,25 @@
  * upload would), listed on /operation/log with its total time, then played back on playlog.html
  * where the terminal shows what the session printed. A recorded session through the real
  * gateway and sshd is covered by the server's recording tests; here the console is under test.
+ *
+ * The file log: a file put with the stock OpenSSH sftp client through the real gateway's SSH
+ * proxy to the real sshd shows up on the page as an Upload entry with its file name and the
+ * session it belongs to, and the keyword search finds it by name.
  */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
+import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
 import { recordingStore } from '../apps/server/src/features/recordings/store';
+import { openSshClient, run } from '../apps/server/src/features/sessions/openssh.test-helpers';
 import { nowSeconds } from '../apps/server/src/lib/time';
+import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
-import { login, UI_TIMEOUT } from './console';
+import { api, login, UI_TIMEOUT } from './console';
 
 let e2e: E2E;
 let context: BrowserContext;
@@ -85,5 +97,127 @@ describe('action log and playback', () => {
     await tab.getByText('played back from the action log').waitFor({ timeout: UI_TIMEOUT });
     await screenshot(tab, 'action-log-playback');
     expect(errors).toEqual([]);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('the file log', () => {
+  let gateway: Gateway | undefined;
+  let sshd: SshdPeer | undefined;
+  let dir = '';
+  let remote = '';
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await sshd?.stop();
+    if (remote) fs.rmSync(path.dirname(remote), { recursive: true, force: true });
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists a file put over sftp through the gateway as an Upload with its name', async () => {
+    // A cluster with its gateway's SSH proxy, the real sshd (with sftp) as a resource in a
+    // workgroup the administrator belongs to, and a code reached by the administrator's key.
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-e2e-file-log-'));
+    const clusterId = (await api<{ id: number }>(context, 'POST', '/v1/network', { name: 'Lab' }))
+      .id;
+    const scripts = await api<{ install: string }>(
+      context,
+      'GET',
+      `/v1/network/${clusterId}/agent_scripts`,
+    );
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(scripts.install)?.[1] ?? '';
+    sshd = await startSshd({ options: ['Subsystem sftp internal-sftp'] });
+    const port = await freePort();
+    gateway = startGateway({
+      server: e2e.baseUrl,
+      key,
+      host: '127.0.0.1',
+      ports: { ssh_port: port },
+      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    await gateway.sshProxy;
+    const server = await api<{ id: number }>(context, 'POST', '/v1/resource', {
+      network_id: clusterId,
+      name: 'sshd-files',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: sshd.port,
+      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    });
+    const workgroup = (await api<{ id: number }>(context, 'POST', '/v1/project', { name: 'Files' }))
+      .id;
+    await api(context, 'POST', `/v1/project/resources/${workgroup}`, { resource_ids: [server.id] });
+    await api(context, 'POST', `/v1/project/members/${workgroup}`, { account_ids: [1], role: 0 });
+    const rows = await api<{ objects: { id: number }[] }>(
+      context,
+      'GET',
+      `/v1/project/resources/${workgroup}?type=ecs`,
+    );
+    const client = await openSshClient(dir);
+    await api(context, 'POST', '/account_pubkey', { title: 'e2e', pubkey: client.publicKey });
+    const code = await api<{ code: string }>(context, 'POST', '/tunnel', {
+      project_resource_id: rows.objects[0]?.id,
+    });
+
+    // The remote folder is the sshd user's to write; the name is long enough to wrap.
+    const folder = `/tmp/pc-e2e-file-log-${crypto.randomBytes(4).toString('hex')}`;
+    remote = `${folder}/quarterly-report-${'with-a-long-name-'.repeat(8)}2026.csv`;
+    const local = path.join(dir, 'report.csv');
+    fs.writeFileSync(local, 'quarter,total\nQ3,42\n');
+    const batch = path.join(dir, 'batch');
+    fs.writeFileSync(batch, `-mkdir ${folder}\nput ${local} ${remote}\n`);
+    const sftp = await run('sftp', [
+      ...client.options('publickey'),
+      '-P',
+      String(port),
+      '-b',
+      batch,
+      `${code.code}@127.0.0.1`,
+    ]);
+    expect(sftp.code, sftp.stderr).toBe(0);
+
+    // The gateway reports the file as the client opens it; wait for the row, then read the page.
+    const found = async () =>
+      e2e.ctx.db
+        .selectFrom('tunnel_connection')
+        .select(['id', 'parent_id'])
+        .where('filename', '=', remote)
+        .executeTakeFirst();
+    await expect.poll(found, { timeout: UI_TIMEOUT }).toBeTruthy();
+    const row = (await found())!;
+    await page.goto('/operation/log');
+    const entry = page.getByTestId(`action-log-entry-${row.id}`);
+    await entry.waitFor({ timeout: UI_TIMEOUT });
+    const text = (await entry.textContent()) ?? '';
+    expect(text).toContain('Upload');
+    expect(text).toContain('sftp');
+    expect(text).toContain(`In session #${row.parent_id}`);
+    await expect(entry.getByTitle(remote).textContent()).resolves.toBe(remote);
+    await expect(entry.getByRole('button', { name: /Download/ }).count()).resolves.toBe(0);
+    await expect(entry.getByRole('link', { name: /Playback/ }).count()).resolves.toBe(0);
+    await screenshot(page, 'action-log-file-log');
+
+    const search = page.getByRole('searchbox', { name: 'Keywords' });
+    await search.fill('quarterly-report');
+    await search.press('Enter');
+    await page.getByText('Keywords: quarterly-report').waitFor({ timeout: UI_TIMEOUT });
+    await expect
+      .poll(
+        async () => page.getByRole('list', { name: 'Action logs' }).getByRole('listitem').count(),
+        { timeout: UI_TIMEOUT },
+      )
+      .toBe(1);
+    await entry.waitFor({ timeout: UI_TIMEOUT });
   });
 });

@@ -84,7 +84,7 @@ export function ActionLogPage(): ReactNode {
       )}
       <SearchTags filters={filters} onChange={setFilters} />
       <Typography.Paragraph type="secondary">
-        {t('action-log.list.total', { n: total })}
+        {t('action-log.list.total', { count: total })}
       </Typography.Paragraph>
       {log.isError && <Alert type="error" showIcon title={t('action-log.list.failed')} />}
       {log.isPending && <Spin />}

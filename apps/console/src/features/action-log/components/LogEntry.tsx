@@ -51,7 +51,9 @@ export function LogEntry({ entry }: { entry: ActionLogEntry }): ReactNode {
         {file && (
           <div className="action-log-entry__file">
             <FileOutlined aria-hidden />
-            <Typography.Text type="secondary">{t('action-log.entry.file')}</Typography.Text>
+            <Typography.Text type="secondary" className="action-log-entry__file-label">
+              {t('action-log.entry.file')}
+            </Typography.Text>
             {/* Long paths wrap anywhere and stop at three lines; the title holds the whole. */}
             <span className="action-log-entry__filename" title={entry.filename}>
               {entry.filename || '-'}
