@@ -17,6 +17,7 @@ import {
   FILE_NAME_MAX,
   FILE_OPS,
   FILE_WAYS,
+  LogFilterConditionsSchema,
 } from './security-mode';
 
 /**
@@ -24,7 +25,7 @@ import {
  * and cut), and later, additively, recording_chunk and recording_ack (a server that cannot read
  * a chunk drops it and the gateway keeps its spool until one can), and redeem_web_token for the
  * web terminal, and command_alarm, file_transfer and session_started's policy (security mode
- * and the file log). A version-1 gateway never sends them and still works for tasks, so the
+ * and the file log) and log_filters (an older gateway ignores them and stores lines unfiltered). A version-1 gateway never sends them and still works for tasks, so the
  * minimum stays 1; the server offers SSH sessions only through gateways that report the `ssh`
  * feature.
  */
@@ -324,6 +325,11 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     connection_id: z.number().int().optional(),
     /** Set when the session runs in security mode: the commands the gateway acts on. */
     policy: CommandPolicySchema.optional(),
+    /**
+     * The cluster's log filter conditions, read when the session starts (a change applies
+     * to the next session); absent when it has none. In or out of security mode.
+     */
+    log_filters: LogFilterConditionsSchema.optional(),
     refusal: SessionRefusalSchema.optional(),
   }),
   z.object({

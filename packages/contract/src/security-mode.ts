@@ -1,6 +1,6 @@
 /**
  * Security mode for terminal sessions (spec 2 §2 cluster safe mode, §3 intercept and notice
- * commands, §4 safe mode) and the file-transfer log (spec 1 §3 action log entry: op and
+ * commands and log filters, §4 safe mode) and the file-transfer log (spec 1 §3 action log entry: op and
  * filename). The gateway gets a session's command policy with session_started, reports blocks
  * and alarms (command_alarm) and file transfers (file_transfer) on the control channel; the
  * texts a member or a notified account reads are here in English and Chinese.
@@ -18,6 +18,23 @@ export const CommandPolicySchema = z.object({
   notice: z.array(z.string().max(255)).max(500),
 });
 export type CommandPolicy = z.infer<typeof CommandPolicySchema>;
+
+/** The most log filter conditions a session carries (the cluster's oldest first). */
+export const SESSION_LOG_FILTERS_MAX = 1000;
+
+/**
+ * A cluster's log filters (spec 2 §3, operator 'contains') as a session carries them: the
+ * conditions, matched case-insensitively as substrings of each stored line. They change what
+ * is stored (the recording, alarm commands, file-log names), never what the member sees.
+ */
+export const LogFilterConditionsSchema = z.array(z.string().max(255)).max(SESSION_LOG_FILTERS_MAX);
+
+/** What a stored line, alarm command or file name becomes when a log filter matches it. */
+export const LOG_FILTER_HIDDEN = {
+  line: '[line hidden by a log filter]',
+  command: '[command hidden by a log filter]',
+  file: '[file name hidden by a log filter]',
+} as const;
 
 /** intercept: the line was not run; notice: it ran and raised an alarm. */
 export const ALARM_ACTIONS = ['intercept', 'notice'] as const;

@@ -39,7 +39,7 @@ export interface SessionControlApi {
     grant: string,
     clientIp: string,
     way: SessionWay,
-  ): Promise<Outcome<{ connectionId: number; policy?: CommandPolicy }>>;
+  ): Promise<Outcome<{ connectionId: number; policy?: CommandPolicy; logFilters?: string[] }>>;
   end(connectionId: number): void;
   /** Security mode acted on a command line (reported, not waited for). */
   alarm(connectionId: number, action: AlarmAction, command: string, rule: string): void;
@@ -143,6 +143,7 @@ export function createSessionRequests(
           ok: true,
           connectionId: reply.connection_id,
           ...(reply.policy && { policy: reply.policy }),
+          ...(reply.log_filters && { logFilters: reply.log_filters }),
         };
       }
       return { ok: false, refusal: refusal(reply) };

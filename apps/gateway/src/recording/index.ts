@@ -5,17 +5,20 @@
 import path from 'node:path';
 import type { Logger } from '../core/logger';
 import type { GatewayMessage } from '../control/protocol';
+import type { LogFilterMatcher } from './log-filter';
 import { createSessionRecorder, type SessionRecorder } from './recorder';
 import { createUploader, type RecordingAck } from './uploader';
 
 export type { ChannelTap, SessionRecorder, TerminalSize } from './recorder';
+export { hideMatch, logFilterMatcher, type LogFilterMatcher } from './log-filter';
 
 export interface Recordings {
   /**
    * Starts recording one session (call once per connection). `onFailure`: the recording
-   * cannot be written, and the session must end.
+   * cannot be written, and the session must end. `logFilter`: the cluster's log filters
+   * (session_started's log_filters), applied to what is stored.
    */
-  open(connectionId: number, onFailure: () => void): SessionRecorder;
+  open(connectionId: number, onFailure: () => void, logFilter?: LogFilterMatcher): SessionRecorder;
   onAck(ack: RecordingAck): void;
   onConnected(): void;
   idle(timeoutMs: number): Promise<boolean>;
@@ -36,8 +39,15 @@ export function createRecordings(
   const dir = recordingSpool(dataDir);
   const uploader = createUploader(dir, send, logger);
   return {
-    open(connectionId, onFailure) {
-      const recorder = createSessionRecorder(dir, connectionId, logger, onFailure, maxBytes);
+    open(connectionId, onFailure, logFilter) {
+      const recorder = createSessionRecorder(
+        dir,
+        connectionId,
+        logger,
+        onFailure,
+        maxBytes,
+        logFilter,
+      );
       uploader.track(connectionId);
       return {
         channel: (size, options) => recorder.channel(size, options),

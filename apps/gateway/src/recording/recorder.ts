@@ -8,6 +8,11 @@
  * disk lags, what waits in memory is capped at {@link MAX_PENDING_BYTES}; beyond that events
  * are dropped and counted (logged when the recording closes) rather than holding up the
  * client's bytes. A spool that cannot be opened or written ends the session (fail closed).
+ *
+ * With the cluster's log filters, each channel's output and input go through a line filter
+ * (log-filter.ts) before they become events: a line that contains a condition is stored as a
+ * placeholder, and a partial line waits there (at most HOLD_MS) until it can be checked. An
+ * event's time is when it is written, so held text appears in playback when it was released.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +20,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { RECORDING_MAX_BYTES } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { eventLine, headerLine, type CastCode } from './asciicast';
+import { createLineFilter, type LineFilter, type LogFilterMatcher } from './log-filter';
 
 const FLUSH_MS = 250;
 const MAX_PENDING_BYTES = 8 * 1024 * 1024;
@@ -52,6 +58,8 @@ export function createSessionRecorder(
   logger: Logger,
   onFailure: () => void,
   maxBytes = RECORDING_MAX_BYTES,
+  /** The session's log filters; undefined when the cluster has none. */
+  logFilter?: LogFilterMatcher,
 ): SessionRecorder {
   const file = spoolFile(dir, connectionId);
   let started: bigint | undefined;
@@ -66,6 +74,8 @@ export function createSessionRecorder(
   let failed = false;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
+  /** Line filters holding partial lines, released (checked) when the recording closes. */
+  const lineFilters = new Set<LineFilter>();
 
   // Fail closed (ARCHITECTURE.md): a session whose recording cannot be written is ended.
   const fail = (err: unknown, what: string): void => {
@@ -157,22 +167,44 @@ export function createSessionRecorder(
       const shown = size
         ? (text: string) => text
         : (text: string) => text.replace(/\r?\n/g, '\r\n');
+      const filtered = (code: 'o' | 'i'): { push(text: string): void; end(): void } => {
+        if (!logFilter) return { push: (text) => event(code, text), end: () => undefined };
+        const filter = createLineFilter(logFilter, {
+          breaks: code === 'o' ? 'output' : 'input',
+          write: (text) => event(code, text),
+        });
+        lineFilters.add(filter);
+        return {
+          push: (text) => filter.push(text),
+          end: () => {
+            lineFilters.delete(filter);
+            filter.end();
+          },
+        };
+      };
+      const shownOut = filtered('o');
+      const typedIn = options.input ? filtered('i') : undefined;
       return {
         output: (data) => {
-          if (!full) event('o', shown(out.write(data)));
+          if (!full) shownOut.push(shown(out.write(data)));
         },
         input: (data) => {
-          if (options.input && !full) event('i', typed.write(data));
+          if (typedIn && !full) typedIn.push(typed.write(data));
         },
         resize: (cols, rows) => event('r', `${cols}x${rows}`),
         end: () => {
-          event('o', shown(out.end()));
-          if (options.input) event('i', typed.end());
+          shownOut.push(shown(out.end()));
+          shownOut.end();
+          typedIn?.push(typed.end());
+          typedIn?.end();
         },
       };
     },
     async close() {
       if (closed) return;
+      // Partial lines still held are checked and written: a channel that never ended.
+      for (const filter of lineFilters) filter.end();
+      lineFilters.clear();
       clearTimeout(timer);
       timer = undefined;
       await flush(); // a write in progress

@@ -15,6 +15,7 @@ import type { SessionControlApi, Outcome } from '../control/session-requests';
 import type { ResolvedCode, SessionRefusal } from '../control/protocol';
 import type { CommandPolicy } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
+import { logFilterMatcher, type LogFilterMatcher } from '../recording';
 import { sendBanner } from './banner';
 import { connectUpstream, upstreamReason } from './upstream';
 
@@ -29,6 +30,8 @@ export interface AcceptedSession {
   username: string;
   /** The commands security mode acts on; undefined when the session is not in security mode. */
   policy?: CommandPolicy;
+  /** The cluster's log filters, read at session start; undefined when it has none. */
+  logFilter?: LogFilterMatcher;
 }
 
 type Resolved = Outcome<{ resolved: ResolvedCode; grant: string }>;
@@ -142,6 +145,7 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
       connectionId: started.connectionId,
       username,
       ...(started.policy && { policy: started.policy }),
+      logFilter: logFilterMatcher(started.logFilters),
     });
     ctx.accept();
   };

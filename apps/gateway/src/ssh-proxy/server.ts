@@ -2,12 +2,15 @@
  * The gateway's SSH proxy (default port 9998): `ssh -p 9998 CODE@gateway` reaches the code's
  * server as its login user. Authentication is in auth.ts, the channel bridge in channels.ts.
  * Port forwarding of every kind is refused: the gateway carries logged sessions, not tunnels.
+ * The cluster's log filters apply to what the session stores: its recording, the command of
+ * an alarm and the name in a file-log entry (a match stores a placeholder).
  */
+import { LOG_FILTER_HIDDEN } from '@portcullis/contract';
 // ssh2 is CommonJS: Node's ESM loader sees only its default export.
 import ssh2, { type Client, type Connection } from 'ssh2';
 import type { SessionControlApi } from '../control/session-requests';
 import type { Logger } from '../core/logger';
-import type { Recordings, SessionRecorder } from '../recording';
+import { hideMatch, type Recordings, type SessionRecorder } from '../recording';
 import { createAuthenticator, type AcceptedSession } from './auth';
 import { bridgeSession, type BridgeEvents } from './channels';
 import { loadHostKey } from './host-key';
@@ -56,10 +59,17 @@ export async function startSshProxy(options: SshProxyOptions): Promise<SshProxy>
       // Opened at the first terminal channel; a spool that fails ends the session.
       const recordings = options.recordings;
       const onRecord: NonNullable<BridgeEvents['onRecord']> = (size, tapOptions) => {
-        recorder ??= recordings!.open(session!.connectionId, () => {
-          logger.warn({ connection_id: session?.connectionId }, 'recording failed; ending session');
-          client.end();
-        });
+        recorder ??= recordings!.open(
+          session!.connectionId,
+          () => {
+            logger.warn(
+              { connection_id: session?.connectionId },
+              'recording failed; ending session',
+            );
+            client.end();
+          },
+          session!.logFilter,
+        );
         return recorder.channel(size, tapOptions);
       };
       client.on('authentication', (ctx) => {
@@ -78,9 +88,21 @@ export async function startSshProxy(options: SshProxyOptions): Promise<SshProxy>
             ...(recordings && { onRecord }),
             ...(session?.policy && { policy: session.policy }),
             onAlarm: (action, command, rule) =>
-              session && control.alarm(session.connectionId, action, command, rule),
+              session &&
+              control.alarm(
+                session.connectionId,
+                action,
+                hideMatch(session.logFilter, command, LOG_FILTER_HIDDEN.command),
+                rule,
+              ),
             onFile: (way, op, filename) =>
-              session && control.fileTransfer(session.connectionId, way, op, filename),
+              session &&
+              control.fileTransfer(
+                session.connectionId,
+                way,
+                op,
+                hideMatch(session.logFilter, filename, LOG_FILTER_HIDDEN.file),
+              ),
           }),
         );
       });

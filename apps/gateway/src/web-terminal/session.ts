@@ -2,8 +2,9 @@
  * One web terminal over one WebSocket: the browser's first text frame carries the token and
  * the terminal size; the gateway redeems the token with the server (the same grant, credential
  * and session_start as an SSH proxy login, way `wetty`), opens a shell with a pty on the
- * target, records it, and relays: binary frames are terminal bytes both ways, text frames are
- * JSON (resize from the browser; ready and closed from the gateway).
+ * target, records it (the cluster's log filters apply to the recording and alarm commands),
+ * and relays: binary frames are terminal bytes both ways, text frames are JSON (resize from
+ * the browser; ready and closed from the gateway).
  *
  * Flow control: output is read from the target only while the WebSocket's send buffer is
  * below HIGH_WATER, so a flood (`cat /dev/urandom`) slows the target instead of filling the
@@ -11,6 +12,7 @@
  * window is full.
  */
 import {
+  LOG_FILTER_HIDDEN,
   WebTerminalClientMessageSchema,
   type WebTerminalClientMessage,
   type WebTerminalServerMessage,
@@ -19,7 +21,13 @@ import type { Client, ClientChannel } from 'ssh2';
 import { WebSocket, type RawData } from 'ws';
 import type { SessionControlApi } from '../control/session-requests';
 import type { Logger } from '../core/logger';
-import type { ChannelTap, Recordings, SessionRecorder } from '../recording';
+import {
+  hideMatch,
+  logFilterMatcher,
+  type ChannelTap,
+  type Recordings,
+  type SessionRecorder,
+} from '../recording';
 import { blockedNotice, CommandFilter } from '../ssh-proxy/security-mode/command-filter';
 import { connectUpstream, upstreamReason } from '../ssh-proxy/upstream';
 
@@ -161,11 +169,12 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     if (!started.ok) return refuse(started.refusal.code, started.refusal.message);
     connectionId = started.connectionId;
     if (gone()) return release();
+    const logFilter = logFilterMatcher(started.logFilters);
     if (started.policy) {
       const id = connectionId;
       filter = new CommandFilter(started.policy, 'terminal', (action, command, rule) => {
         logger.info({ connection_id: id, action, rule }, 'security mode acted on a command');
-        control.alarm(id, action, command, rule);
+        control.alarm(id, action, hideMatch(logFilter, command, LOG_FILTER_HIDDEN.command), rule);
       });
     }
     unregister = deps.register(connectionId, (reason) =>
@@ -176,8 +185,10 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
       ),
     );
     if (deps.recordings) {
-      recorder = deps.recordings.open(connectionId, () =>
-        finish('RecordingFailed', 'The recording could not be written', CLOSE_FAILED),
+      recorder = deps.recordings.open(
+        connectionId,
+        () => finish('RecordingFailed', 'The recording could not be written', CLOSE_FAILED),
+        logFilter,
       );
       tap = recorder.channel({ cols: auth.cols, rows: auth.rows, term: TERM }, { input: true });
     }

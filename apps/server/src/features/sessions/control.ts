@@ -24,6 +24,7 @@ import { endConnections, openConnection } from './connections';
 import { ExplainedRefusal, sessionCredential } from './credential';
 import { recordFileTransfer } from './file-log';
 import { createGrantStore } from './grants';
+import { sessionLogFilters } from './log-filters';
 import { checkMemberKey } from './pubkey';
 
 /** One greeted gateway connection, as the hub knows it. */
@@ -169,6 +170,13 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       }
       const ctx = getCtx();
       const policy = await sessionPolicy(ctx, grant.resolved);
+      const logFilters = await sessionLogFilters(ctx, grant.resolved.resource.network_id);
+      if (logFilters.truncated) {
+        link.log.warn(
+          { network_id: grant.resolved.resource.network_id },
+          'the cluster has more log filters than a session carries; the newest do not apply',
+        );
+      }
       const id = await openConnection(ctx, grant, { way: m.way, clientIp: m.client_ip });
       open.set(id, link);
       link.log.info(
@@ -181,6 +189,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         request_id: m.request_id,
         connection_id: id,
         ...(policy && { policy }),
+        ...(logFilters.conditions.length > 0 && { log_filters: logFilters.conditions }),
       });
     },
     async session_end(link, m) {

@@ -1,0 +1,184 @@
+/**
+ * A cluster's log filters (spec 2 §3, operator 'contains') applied to what the gateway stores:
+ * a line of a terminal recording that contains a condition (case-insensitive substring) is
+ * stored as {@link LOG_FILTER_HIDDEN}.line instead of its text. The live session is never
+ * changed; only the recording is.
+ *
+ * Matching reads the line with its escape sequences and control characters taken out, so
+ * colour codes inside or around a condition do not hide it (`secret-\x1b[1mtoken` matches
+ * `secret-token`); what is stored for a hidden line keeps its CSI sequences (colours, modes,
+ * cursor moves: no text) and carriage returns, so playback's terminal state stays right.
+ *
+ * A line is held back until it ends (output at \n; input at \r or \n, Enter being \r), at
+ * most {@link HOLD_MS} or {@link HOLD_MAX_CHARS}; then what is held is checked and written
+ * on its own. The part of the line written so far is remembered (its last characters, enough
+ * for any condition), so a condition split across such a flush still hides the rest of the
+ * line, but the part already written stays. Limits: a condition drawn with cursor movement,
+ * erased and retyped with Backspace, or split by the terminal's own line wrapping is not seen.
+ */
+import { LOG_FILTER_HIDDEN } from '@portcullis/contract';
+
+/** How long a partial line (a prompt, a password being typed) is held before it is checked. */
+export const HOLD_MS = 400;
+/** The most of a partial line held; beyond it, what is held is checked and written. */
+export const HOLD_MAX_CHARS = 4096;
+
+/* eslint-disable no-control-regex -- terminal escape sequences and control bytes are the point */
+/**
+ * CSI sequences (`ESC [ params intermediates final`), then other two-byte escapes (charset
+ * designations `ESC ( B`, `ESC 7`, `ESC =`, …). OSC, DCS, APC, PM and SOS (`ESC ] P _ ^ X`)
+ * lose only their introducer: a window title's text is text, and is matched.
+ */
+const ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[ -/]+[0-~]|[0-OQ-WYZ\\`-~])/g;
+/** C0 controls and DEL, but tab, CR and LF (CR and LF are line breaks, never in a condition). */
+const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+/** What a hidden line keeps: CSI sequences and carriage returns. */
+const KEPT = /\x1b\[[0-?]*[ -/]*[@-~]|\r/g;
+/* eslint-enable no-control-regex */
+const TRAILING_CR = /\r*$/;
+
+/** A line as it is matched: no escape sequences or controls, lower case. */
+export function matchText(text: string): string {
+  return text.replace(ESCAPES, '').replace(CONTROLS, '').toLowerCase();
+}
+
+/** The cluster's conditions, ready to match; undefined when there are none. */
+export interface LogFilterMatcher {
+  /** Whether `text` (already through {@link matchText}) contains a condition. */
+  matches(text: string): boolean;
+  /** Whether `text` (raw) contains a condition. */
+  hides(text: string): boolean;
+  /** The longest condition's length less one: the most of one that a flush can split off. */
+  readonly overlap: number;
+}
+
+export function logFilterMatcher(
+  conditions: readonly string[] | undefined,
+): LogFilterMatcher | undefined {
+  // A condition is one line's text: one with a line break in it could never match a line.
+  const needles = [
+    ...new Set((conditions ?? []).map((c) => matchText(c.trim())).filter((c) => c.length > 0)),
+  ];
+  if (needles.length === 0) return undefined;
+  const matches = (text: string): boolean => needles.some((n) => text.includes(n));
+  return {
+    matches,
+    hides: (text) => matches(matchText(text)),
+    overlap: Math.max(...needles.map((n) => n.length)) - 1,
+  };
+}
+
+/** `text` itself, or the placeholder when a log filter matches it (alarm commands, file names). */
+export function hideMatch(
+  matcher: LogFilterMatcher | undefined,
+  text: string,
+  placeholder: string,
+): string {
+  return matcher?.hides(text) ? placeholder : text;
+}
+
+export interface LineFilter {
+  /** Takes decoded text; writes what may be stored now (checked lines) through `write`. */
+  push(text: string): void;
+  /** Checks and writes what is held (the stream ended, or the recording closes). */
+  end(): void;
+}
+
+export interface LineFilterOptions {
+  /** Where a line ends: output at \n; input at \r or \n (Enter sends \r). */
+  breaks: 'output' | 'input';
+  write(text: string): void;
+  holdMs?: number;
+  holdMaxChars?: number;
+}
+
+/** One stream's line filter (a channel's output, or its input). */
+export function createLineFilter(
+  matcher: LogFilterMatcher,
+  options: LineFilterOptions,
+): LineFilter {
+  const { write, holdMs = HOLD_MS, holdMaxChars = HOLD_MAX_CHARS } = options;
+  const lineBreak = options.breaks === 'input' ? /[\r\n]/g : /\n/g;
+  const lastBreak =
+    options.breaks === 'input'
+      ? (text: string) => Math.max(text.lastIndexOf('\r'), text.lastIndexOf('\n'))
+      : (text: string) => text.lastIndexOf('\n');
+  /** The current line's partial text, not yet checked. */
+  let held = '';
+  let timer: NodeJS.Timeout | undefined;
+  /** The end of the current line's part already written, as matched. */
+  let tail = '';
+  /** The current line is already stored as the placeholder: the rest of it is hidden too. */
+  let hidden = false;
+
+  /** One piece of the current line (no line break in it), as it is stored. */
+  const piece = (text: string): string => {
+    if (hidden) return text.match(KEPT)?.join('') ?? '';
+    const seen = tail + matchText(text);
+    if (matcher.matches(seen)) {
+      hidden = true;
+      // Before a trailing CR, so that the line break after it starts the next line at col 0.
+      const cr = TRAILING_CR.exec(text)!;
+      const kept = text.slice(0, cr.index).match(KEPT)?.join('') ?? '';
+      return kept + LOG_FILTER_HIDDEN.line + cr[0];
+    }
+    tail = matcher.overlap > 0 ? seen.slice(-matcher.overlap) : '';
+    return text;
+  };
+
+  /** Whole lines, each ending in a line break. */
+  const lines = (text: string): string => {
+    // Most output matches nothing: one look at the whole block (a condition never spans a
+    // line break, and the tail only joins the first line).
+    if (!hidden && !matcher.matches(tail + matchText(text))) {
+      tail = '';
+      return text;
+    }
+    let out = '';
+    let start = 0;
+    lineBreak.lastIndex = 0;
+    for (let m = lineBreak.exec(text); m; m = lineBreak.exec(text)) {
+      out += piece(text.slice(start, m.index)) + m[0];
+      start = m.index + 1;
+      tail = '';
+      hidden = false;
+    }
+    return out;
+  };
+
+  const flushHeld = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (held.length === 0) return;
+    const text = piece(held);
+    held = '';
+    if (text.length > 0) write(text);
+  };
+
+  return {
+    push(text) {
+      if (text.length === 0) return;
+      held += text;
+      let out = '';
+      const last = lastBreak(held);
+      if (last >= 0) {
+        out = lines(held.slice(0, last + 1));
+        held = held.slice(last + 1);
+        // The partial line is a new one: it gets its own full hold.
+        clearTimeout(timer);
+        timer = undefined;
+      }
+      if (held.length >= holdMaxChars) {
+        out += piece(held);
+        held = '';
+      }
+      if (out.length > 0) write(out);
+      if (held.length > 0) timer ??= setTimeout(flushHeld, holdMs);
+      else {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+    },
+    end: flushHeld,
+  };
+}

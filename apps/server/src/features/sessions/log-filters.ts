@@ -1,0 +1,32 @@
+/**
+ * A cluster's log filters (spec 2 §3, operator 'contains') as a session carries them: read
+ * when the session starts and sent with session_started, so a filter added or removed applies
+ * to the next session. The gateway applies them to what it stores (the recording, alarm
+ * commands, file-log names); the conditions themselves are never logged.
+ */
+import { SESSION_LOG_FILTERS_MAX } from '@portcullis/contract';
+import type { AppContext } from '../../context';
+
+export interface SessionLogFilters {
+  /** The conditions, oldest first; at most SESSION_LOG_FILTERS_MAX. */
+  conditions: string[];
+  /** The cluster has more than a session carries (the newest are left out). */
+  truncated: boolean;
+}
+
+export async function sessionLogFilters(
+  ctx: AppContext,
+  networkId: number,
+): Promise<SessionLogFilters> {
+  const rows = await ctx.db
+    .selectFrom('log_filter')
+    .select('condition')
+    .where('network_id', '=', networkId)
+    .orderBy('id')
+    .limit(SESSION_LOG_FILTERS_MAX + 1)
+    .execute();
+  return {
+    conditions: rows.slice(0, SESSION_LOG_FILTERS_MAX).map((r) => r.condition),
+    truncated: rows.length > SESSION_LOG_FILTERS_MAX,
+  };
+}
