@@ -1,0 +1,253 @@
+/**
+ * A cluster's log filters (spec 2 §3, operator 'contains') end to end: the real server, a real
+ * gateway, the real sshd and the stock ssh client. A filter set through the API reaches the
+ * gateway with the next session; a line that contains its condition is stored in the recording
+ * as a placeholder while the member sees the real text live, and the other lines are intact.
+ * An alarm's command and a file-log name that contain it are stored as placeholders too.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CastEventSchema, CastHeaderSchema, LOG_FILTER_HIDDEN } from '@portcullis/contract';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Parses an asciicast v2 file strictly: the header, then events with non-decreasing times. */
+function parseCast(text: string) {
+  const lines = text.split('\n');
+  expect(lines.pop()).toBe('');
+  CastHeaderSchema.parse(JSON.parse(lines[0]!));
+  const events = lines.slice(1).map((line) => CastEventSchema.parse(JSON.parse(line)));
+  for (let i = 1; i < events.length; i++) {
+    expect(events[i]![0]).toBeGreaterThanOrEqual(events[i - 1]![0]);
+  }
+  const joined = (code: string) =>
+    events
+      .filter((e) => e[1] === code)
+      .map((e) => e[2])
+      .join('');
+  return { events, output: joined('o'), input: joined('i') };
+}
+
+const CONDITION = 'secret-token';
+
+describe('log filters of the cluster', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let erin: { id: number; client: TestClient };
+  let gateway: Gateway;
+  let sshd: SshdPeer;
+  let client: OpenSshClient;
+  let dir: string;
+  let port: number;
+  let lab: number;
+  let code: { id: number; code: string };
+  let filterId: number;
+
+  const lastConnection = () =>
+    t.ctx.db
+      .selectFrom('tunnel_connection')
+      .select(['id'])
+      .where('account_id', '=', erin.id)
+      .where('way', '=', 'ssh')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+
+  /** The last ssh session's recording as the administrator downloads it (with input). */
+  const lastRecording = async () => {
+    expect(await gateway.recordings!.idle(10_000)).toBe(true);
+    const { id } = await lastConnection();
+    const res = await admin.get(`/api/download_tunnel_log?connection_id=${id}&way=ssh`);
+    expect(res.statusCode, res.body).toBe(200);
+    return { body: res.body, ...parseCast(res.body) };
+  };
+
+  const shell = (input: string) =>
+    run(
+      'ssh',
+      [...client.options('publickey'), '-tt', '-p', String(port), `${code.code}@127.0.0.1`],
+      {
+        input,
+      },
+    );
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-log-filter-'));
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    sshd = await startSshd();
+    const res = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'sshd',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: sshd.port,
+      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const wg = await createWorkgroup(admin, 'Filtered');
+    await addResourcesTo(admin, wg, [res.json().id as number]);
+    erin = await member(t, 'erin@demo.local');
+    await addMembersTo(admin, wg, [erin.id]);
+    const web = await projectResourceId(admin, wg, res.json().id as number);
+
+    port = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { ssh_port: port },
+      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    await gateway.sshProxy;
+
+    client = await openSshClient(dir);
+    const added = await erin.client.post('/api/account_pubkey', {
+      title: 'laptop',
+      pubkey: client.publicKey,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const created = await erin.client.post('/api/tunnel', { project_resource_id: web });
+    expect(created.statusCode, created.body).toBe(200);
+    code = created.json() as { id: number; code: string };
+
+    const filter = await admin.post('/api/log_filter', { network_id: lab, condition: CONDITION });
+    expect(filter.statusCode, filter.body).toBe(200);
+    filterId = filter.json().id as number;
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await sshd?.stop();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stores a matching line of a pty shell as the placeholder; the member sees it live', async () => {
+    const session = await shell(
+      'echo before-$((1+1))\necho "the SECRET-TOKEN is $((6*7))"\necho after-$((2+2))\nexit\n',
+    );
+    expect(session.code, session.stderr).toBe(0);
+    // The live session is never changed.
+    expect(session.stdout.toString()).toContain('the SECRET-TOKEN is 42');
+
+    const cast = await lastRecording();
+    expect(cast.body.toLowerCase()).not.toContain(CONDITION);
+    expect(cast.output).toContain(LOG_FILTER_HIDDEN.line);
+    expect(cast.output).not.toContain('is 42');
+    expect(cast.output).toContain('before-2\r\n');
+    expect(cast.output).toContain('after-4\r\n');
+    // What the member typed: the matching line is hidden, the others are kept.
+    expect(cast.input).toContain('echo before-$((1+1))');
+    expect(cast.input).toContain(`${LOG_FILTER_HIDDEN.line}\n`);
+    expect(cast.input).toContain('echo after-$((2+2))');
+  });
+
+  it('hides an alarm command and a file-log name that match', async () => {
+    const safe = await admin.patch(`/api/v1/network/${lab}/safe_mode`, {
+      safe_mode: true,
+      safe_mode_approver: false,
+      safe_mode_notice: false,
+      approver_accounts: [],
+      notice_accounts: [],
+    });
+    expect(safe.statusCode, safe.body).toBe(200);
+    const notice = await admin.post('/api/need_intercept_command/batch', {
+      network_id: lab,
+      intercept: [],
+      notice: ['whoami'],
+    });
+    expect(notice.statusCode, notice.body).toBe(200);
+    const guarded = await erin.client.patch(`/api/tunnel/${code.id}`, { safe_mode: 1 });
+    expect(guarded.statusCode, guarded.body).toBe(200);
+    const base = [...client.options('publickey'), '-p', String(port)];
+    const target = `${code.code}@127.0.0.1`;
+
+    const exec = await run('ssh', [...base, target, `whoami; echo ${CONDITION}-seen`]);
+    expect(exec.code, exec.stderr).toBe(0);
+    expect(exec.stdout.toString()).toContain(`${CONDITION}-seen`);
+    const alarm = await until(() =>
+      t.ctx.db
+        .selectFrom('event_log')
+        .select('command')
+        .where('log_type', '=', 'alarm')
+        .executeTakeFirst(),
+    );
+    expect(alarm.command).toBe(LOG_FILTER_HIDDEN.command);
+
+    const remote = `/tmp/portcullis-${CONDITION}-${crypto.randomBytes(4).toString('hex')}`;
+    try {
+      expect((await run('ssh', [...base, target, `echo data > ${remote}`])).code).toBe(0);
+      const down = await run('scp', [
+        '-O',
+        ...client.options('publickey'),
+        '-P',
+        String(port),
+        `${target}:${remote}`,
+        path.join(dir, 'copy'),
+      ]);
+      expect(down.code, down.stderr).toBe(0);
+      expect(fs.readFileSync(path.join(dir, 'copy'), 'utf8')).toBe('data\n');
+    } finally {
+      fs.rmSync(remote, { force: true });
+    }
+    const names = await until(async () => {
+      const rows = await t.ctx.db
+        .selectFrom('tunnel_connection')
+        .select('filename')
+        .where('account_id', '=', erin.id)
+        .where('way', '=', 'scp')
+        .execute();
+      return rows.length > 0 ? rows.map((r) => r.filename) : undefined;
+    });
+    expect(names).toEqual([LOG_FILTER_HIDDEN.file]);
+  });
+
+  it('applies a filter removed to the next session', async () => {
+    const removed = await admin.delete(`/api/log_filter/${filterId}`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    const session = await shell(`echo "${CONDITION} now $((3*3))"\nexit\n`);
+    expect(session.code, session.stderr).toBe(0);
+    const cast = await lastRecording();
+    expect(cast.output).toContain(`${CONDITION} now 9`);
+    expect(cast.output).not.toContain(LOG_FILTER_HIDDEN.line);
+  });
+});
