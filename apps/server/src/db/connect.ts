@@ -39,6 +39,10 @@ export async function openDatabase(options: {
     file.pragma('journal_mode = WAL');
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
+    // The default page cache (2 MB) holds little of a large action log; 64 MiB and a memory map
+    // keep the indexes a search walks in memory (bench/RESULTS.md). Both are upper bounds.
+    file.pragma('cache_size = -65536');
+    file.pragma('mmap_size = 268435456');
     kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
   }
   await migrate(kysely, dialect);

@@ -17,6 +17,7 @@ import * as onlineConnections from './011-online-connections';
 import * as actionLog from './012-action-log';
 import * as fileLog from './013-file-log';
 import * as actionLogIndexes from './014-action-log-indexes';
+import * as actionLogSearchText from './015-action-log-search-text';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '012-action-log': actionLog,
   '013-file-log': fileLog,
   '014-action-log-indexes': actionLogIndexes,
+  '015-action-log-search-text': actionLogSearchText,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -24,14 +24,103 @@ function like(column: string, text: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${contains(text.toLowerCase())} escape '\\'`;
 }
 
-/** The matching sessions of the caller's team that the caller may read, unordered. */
+/**
+ * `column` is one of the ids the subquery selects. On PostgreSQL the ids are gathered first
+ * (`= any(array(…))`, an InitPlan) so that the term can be an index condition, also inside an
+ * OR; SQLite probes the subquery's ids as a set either way.
+ */
+function idIn(ctx: AppContext, column: string, ids: RawBuilder<unknown>): RawBuilder<SqlBool> {
+  return ctx.dialect === 'postgres'
+    ? sql<SqlBool>`${sql.ref(column)} = any(array(${ids}))`
+    : sql<SqlBool>`${sql.ref(column)} in (${ids})`;
+}
+
+/** Members whose name contains the text (any team: the session's own team bounds the match). */
+function accountsNamed(ctx: AppContext, text: string): RawBuilder<unknown> {
+  return sql`${ctx.db.selectFrom('account').select('account.id').where(like('account.name', text))}`;
+}
+
+/** Resources whose name, address or either contains the text. */
+function resourcesMatching(
+  ctx: AppContext,
+  text: string,
+  columns: ('resource.name' | 'resource.ip_address')[],
+): RawBuilder<unknown> {
+  return sql`${ctx.db
+    .selectFrom('resource')
+    .select('resource.id')
+    .where((eb) => eb.or(columns.map((c) => like(c, text))))}`;
+}
+
+/**
+ * The session's own text columns (client address, file name) contain the text. On SQLite the
+ * candidates come from the trigram index of migration 015 (brought up to date first, see
+ * syncSearchText) and are checked with the same LIKE, so the match is exactly the LIKE's; a
+ * text under three characters has no trigram and is matched row by row. On PostgreSQL the
+ * LIKE itself is served by the pg_trgm indexes of 015 where the extension exists.
+ */
+function rowTextMatches(
+  ctx: AppContext,
+  text: string,
+  columns: ('client_ip' | 'filename')[],
+): RawBuilder<SqlBool> {
+  const check = (table: string): RawBuilder<SqlBool> =>
+    sql<SqlBool>`(${sql.join(
+      columns.map((c) => like(`${table}.${c}`, text)),
+      sql` or `,
+    )})`;
+  if (ctx.dialect !== 'sqlite' || [...text].length < 3) return check('tunnel_connection');
+  // An FTS5 phrase: the text in double quotes, inner quotes doubled; trigram phrases match
+  // substrings, case folded.
+  const phrase = `{${columns.join(' ')}} : "${text.replace(/"/g, '""')}"`;
+  return sql<SqlBool>`tunnel_connection.id in (select t.id from ${sql.table(SEARCH_TEXT)}
+    join tunnel_connection as t on t.id = ${sql.ref(`${SEARCH_TEXT}.rowid`)}
+    where ${sql.table(SEARCH_TEXT)} match ${phrase} and ${check('t')})`;
+}
+
+/** The SQLite trigram index of the sessions' own text columns (migration 015). */
+export const SEARCH_TEXT = 'tunnel_connection_text';
+/** The last tunnel_connection id that SEARCH_TEXT holds (one row). */
+export const SEARCH_TEXT_MARK = 'tunnel_connection_text_mark';
+
+/**
+ * Brings the SQLite trigram index up to the newest session. Sessions are written by the
+ * gateway's reports (features/sessions) and their client address and file name never change
+ * after the insert, so the index is append-only: the rows above the mark are added and the mark
+ * moves, in one transaction. Ids only grow (AUTOINCREMENT), so nothing is skipped; a deleted
+ * session left in the index matches no row. No-op on PostgreSQL.
+ */
+export async function syncSearchText(ctx: AppContext): Promise<void> {
+  if (ctx.dialect !== 'sqlite') return;
+  await ctx.db.transaction().execute(async (trx) => {
+    const mark = await sql<{ last_id: number }>`select last_id from ${sql.table(SEARCH_TEXT_MARK)}`
+      .execute(trx)
+      .then((r) => r.rows[0]?.last_id ?? 0);
+    const newest = await trx
+      .selectFrom('tunnel_connection')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
+    const last = newest?.id ?? 0;
+    if (last <= mark) return;
+    await sql`insert into ${sql.table(SEARCH_TEXT)} (rowid, client_ip, filename)
+      select id, client_ip, filename from tunnel_connection where id > ${mark} and id <= ${last}`.execute(
+      trx,
+    );
+    await sql`update ${sql.table(SEARCH_TEXT_MARK)} set last_id = ${last}`.execute(trx);
+  });
+}
+
+/**
+ * The matching sessions of the caller's team that the caller may read, unordered, from
+ * tunnel_connection alone: the member, resource and code filters are id sets (a session's
+ * member, resource and code are each one row, so this is the same match as filtering a join),
+ * and the count needs no join at all.
+ */
 export function matching(ctx: AppContext, auth: AuthContext, q: SearchTunnelQuery) {
+  const team = auth.company.id;
   let base = ctx.db
     .selectFrom('tunnel_connection')
-    .leftJoin('account', 'account.id', 'tunnel_connection.account_id')
-    .leftJoin('resource', 'resource.id', 'tunnel_connection.resource_id')
-    .leftJoin('tunnel', 'tunnel.id', 'tunnel_connection.tunnel_id')
-    .where('tunnel_connection.company_id', '=', auth.company.id);
+    .where('tunnel_connection.company_id', '=', team);
   if (auth.account.is_admin === Role.Ordinary)
     base = base.where('tunnel_connection.account_id', '=', auth.account.id);
   if (q.time_from !== undefined)
@@ -40,31 +129,50 @@ export function matching(ctx: AppContext, auth: AuthContext, q: SearchTunnelQuer
   if (q.resource_id !== undefined)
     base = base.where('tunnel_connection.resource_id', '=', q.resource_id);
   if (q.way) base = base.where('tunnel_connection.way', '=', q.way);
-  if (q.account_name) base = base.where(like('account.name', q.account_name));
-  if (q.resource_name) base = base.where(like('resource.name', q.resource_name));
+  if (q.account_name)
+    base = base.where(
+      idIn(ctx, 'tunnel_connection.account_id', accountsNamed(ctx, q.account_name)),
+    );
+  if (q.resource_name) {
+    const named = resourcesMatching(ctx, q.resource_name, ['resource.name']);
+    base = base.where(idIn(ctx, 'tunnel_connection.resource_id', named));
+  }
   if (q.ip) {
     const ip = q.ip;
+    const at = resourcesMatching(ctx, ip, ['resource.ip_address']);
     base = base.where((eb) =>
-      eb.or([like('resource.ip_address', ip), like('tunnel_connection.client_ip', ip)]),
+      eb.or([
+        idIn(ctx, 'tunnel_connection.resource_id', at),
+        rowTextMatches(ctx, ip, ['client_ip']),
+      ]),
     );
   }
   if (q.keywords) {
     const k = q.keywords;
+    const resources = resourcesMatching(ctx, k, ['resource.name', 'resource.ip_address']);
+    // The team term is repeated inside the id arms so that PostgreSQL can serve each arm of
+    // the OR with a (company_id, …) index.
     base = base.where((eb) =>
-      eb.or(
-        [
-          'account.name',
-          'resource.name',
-          'resource.ip_address',
-          'tunnel_connection.client_ip',
-          'tunnel_connection.filename',
-        ].map((c) => like(c, k)),
-      ),
+      eb.or([
+        eb.and([
+          eb('tunnel_connection.company_id', '=', team),
+          idIn(ctx, 'tunnel_connection.account_id', accountsNamed(ctx, k)),
+        ]),
+        eb.and([
+          eb('tunnel_connection.company_id', '=', team),
+          idIn(ctx, 'tunnel_connection.resource_id', resources),
+        ]),
+        rowTextMatches(ctx, k, ['client_ip', 'filename']),
+      ]),
     );
   }
   if (q.unsafe_mode !== undefined) {
     // unsafe_mode 1: the code's security mode was off (safe_mode 0).
-    base = base.where('tunnel.safe_mode', '=', q.unsafe_mode === 1 ? 0 : 1);
+    const codes = sql`${ctx.db
+      .selectFrom('tunnel')
+      .select('tunnel.id')
+      .where('tunnel.safe_mode', '=', q.unsafe_mode === 1 ? 0 : 1)}`;
+    base = base.where(idIn(ctx, 'tunnel_connection.tunnel_id', codes));
   }
   return base;
 }
@@ -76,9 +184,23 @@ export async function searchActionLog(
   q: SearchTunnelQuery,
   window: { limit: number; offset: number },
 ): Promise<{ total: number; data: ActionLogEntry[] }> {
+  if (q.keywords || q.ip) await syncSearchText(ctx);
   const base = matching(ctx, auth, q);
   const total = await countRows(base.select('tunnel_connection.id'));
-  const rows = await base
+  // The page's ids from tunnel_connection alone (an index walk, newest first), then the joins
+  // for those rows only.
+  const page = base
+    .select('tunnel_connection.id')
+    .orderBy('tunnel_connection.created_at', 'desc')
+    .orderBy('tunnel_connection.id', 'desc')
+    .limit(window.limit)
+    .offset(window.offset);
+  const rows = await ctx.db
+    .selectFrom('tunnel_connection')
+    .leftJoin('account', 'account.id', 'tunnel_connection.account_id')
+    .leftJoin('resource', 'resource.id', 'tunnel_connection.resource_id')
+    .leftJoin('tunnel', 'tunnel.id', 'tunnel_connection.tunnel_id')
+    .where('tunnel_connection.id', 'in', page)
     .select((eb) => [
       'tunnel_connection.id',
       'tunnel_connection.created_at',
@@ -105,8 +227,6 @@ export async function searchActionLog(
     ])
     .orderBy('tunnel_connection.created_at', 'desc')
     .orderBy('tunnel_connection.id', 'desc')
-    .limit(window.limit)
-    .offset(window.offset)
     .execute();
   const data = rows.map((r): ActionLogEntry => {
     const end = r.ended_at ?? 0;
