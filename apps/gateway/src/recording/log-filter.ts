@@ -11,10 +11,12 @@
  *
  * A line is held back until it ends (output at \n; input at \r or \n, Enter being \r), at
  * most {@link HOLD_MS} or {@link HOLD_MAX_CHARS}; then what is held is checked and written
- * on its own. The part of the line written so far is remembered (its last characters, enough
- * for any condition), so a condition split across such a flush still hides the rest of the
- * line, but the part already written stays. Limits: a condition drawn with cursor movement,
- * erased and retyped with Backspace, or split by the terminal's own line wrapping is not seen.
+ * on its own, except an ending that could be the start of a condition (`echo secret-to` while
+ * `secret-token` is being typed), which waits for the rest, at most {@link KEEP_MS}. The part
+ * of the line written so far is remembered (its last characters, enough for any condition),
+ * so a condition split across a release still hides the rest of the line, but the part
+ * already written stays. Limits: a condition drawn with cursor movement, erased and retyped
+ * with Backspace, or split by the terminal's own line wrapping is not seen.
  */
 import { LOG_FILTER_HIDDEN } from '@portcullis/contract';
 
@@ -22,6 +24,13 @@ import { LOG_FILTER_HIDDEN } from '@portcullis/contract';
 export const HOLD_MS = 400;
 /** The most of a partial line held; beyond it, what is held is checked and written. */
 export const HOLD_MAX_CHARS = 4096;
+/**
+ * How long the start of a possible condition, at the end of a partial line, waits for more
+ * (it goes out at the first hold's end after that).
+ */
+export const KEEP_MS = 3000;
+/** How far back from a partial line's end a condition's start is looked for (raw characters). */
+const KEEP_SCAN_MAX = 1024;
 
 /* eslint-disable no-control-regex -- terminal escape sequences and control bytes are the point */
 /**
@@ -48,6 +57,11 @@ export interface LogFilterMatcher {
   matches(text: string): boolean;
   /** Whether `text` (raw) contains a condition. */
   hides(text: string): boolean;
+  /**
+   * How many characters at the end of `text` (raw) could be the start of a condition: the
+   * longest ending that a condition begins with; 0 when none.
+   */
+  startAtEnd(text: string): number;
   /** The longest condition's length less one: the most of one that a flush can split off. */
   readonly overlap: number;
 }
@@ -61,10 +75,24 @@ export function logFilterMatcher(
   ];
   if (needles.length === 0) return undefined;
   const matches = (text: string): boolean => needles.some((n) => text.includes(n));
+  const overlap = Math.max(...needles.map((n) => n.length)) - 1;
   return {
     matches,
     hides: (text) => matches(matchText(text)),
-    overlap: Math.max(...needles.map((n) => n.length)) - 1,
+    startAtEnd(text) {
+      // Every raw ending, shortest first, until it is as long as a condition as matched; a
+      // longer one may begin a condition when a shorter one does not, so all are tried.
+      let longest = 0;
+      const stop = Math.max(0, text.length - KEEP_SCAN_MAX);
+      for (let i = text.length - 1; i >= stop; i--) {
+        const end = matchText(text.slice(i));
+        if (end.length > overlap) break;
+        const begins = (n: string) => n.length > end.length && n.startsWith(end);
+        if (end.length > 0 && needles.some(begins)) longest = text.length - i;
+      }
+      return longest;
+    },
+    overlap,
   };
 }
 
@@ -110,6 +138,8 @@ export function createLineFilter(
   let tail = '';
   /** The current line is already stored as the placeholder: the rest of it is hidden too. */
   let hidden = false;
+  /** Since when the held text's end has been kept back as a possible condition's start. */
+  let keptSince: number | undefined;
 
   /** One piece of the current line (no line break in it), as it is stored. */
   const piece = (text: string): string => {
@@ -146,13 +176,26 @@ export function createLineFilter(
     return out;
   };
 
-  const flushHeld = (): void => {
-    clearTimeout(timer);
+  /**
+   * Checks what is held and returns it as stored, but for an ending that may start a
+   * condition (kept held, at most KEEP_MS), unless `all`.
+   */
+  const release = (all: boolean): string => {
+    const now = Date.now();
+    const waited = keptSince !== undefined && now - keptSince >= KEEP_MS;
+    // A condition already whole in it: nothing to wait for, the piece is hidden.
+    const whole = hidden || matcher.matches(tail + matchText(held));
+    const keep = all || whole || waited ? 0 : matcher.startAtEnd(held);
+    const text = held.slice(0, held.length - keep);
+    held = held.slice(held.length - keep);
+    keptSince = keep > 0 ? (keptSince ?? now) : undefined;
+    return text.length > 0 ? piece(text) : '';
+  };
+  const onHoldEnd = (): void => {
     timer = undefined;
-    if (held.length === 0) return;
-    const text = piece(held);
-    held = '';
-    if (text.length > 0) write(text);
+    const out = release(false);
+    if (out.length > 0) write(out);
+    if (held.length > 0) timer = setTimeout(onHoldEnd, holdMs);
   };
 
   return {
@@ -167,18 +210,21 @@ export function createLineFilter(
         // The partial line is a new one: it gets its own full hold.
         clearTimeout(timer);
         timer = undefined;
+        keptSince = undefined;
       }
-      if (held.length >= holdMaxChars) {
-        out += piece(held);
-        held = '';
-      }
+      if (held.length >= holdMaxChars) out += release(false);
       if (out.length > 0) write(out);
-      if (held.length > 0) timer ??= setTimeout(flushHeld, holdMs);
+      if (held.length > 0) timer ??= setTimeout(onHoldEnd, holdMs);
       else {
         clearTimeout(timer);
         timer = undefined;
       }
     },
-    end: flushHeld,
+    end() {
+      clearTimeout(timer);
+      timer = undefined;
+      const out = release(true);
+      if (out.length > 0) write(out);
+    },
   };
 }

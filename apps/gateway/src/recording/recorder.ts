@@ -11,8 +11,9 @@
  *
  * With the cluster's log filters, each channel's output and input go through a line filter
  * (log-filter.ts) before they become events: a line that contains a condition is stored as a
- * placeholder, and a partial line waits there (at most HOLD_MS) until it can be checked. An
- * event's time is when it is written, so held text appears in playback when it was released.
+ * placeholder, and a partial line waits there (HOLD_MS; the start of a possible condition up
+ * to KEEP_MS) until it can be checked. An event's time is when it is written, so held text
+ * appears in playback when it was released.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CastEventSchema, CastHeaderSchema, LOG_FILTER_HIDDEN } from '@portcullis/contract';
 import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
@@ -171,6 +172,7 @@ describe('log filters of the cluster', () => {
 
     const cast = await lastRecording();
     expect(cast.body.toLowerCase()).not.toContain(CONDITION);
+    expect(cast.input.toLowerCase()).not.toContain(CONDITION);
     expect(cast.output).toContain(LOG_FILTER_HIDDEN.line);
     expect(cast.output).not.toContain('is 42');
     expect(cast.output).toContain('before-2\r\n');
@@ -180,6 +182,51 @@ describe('log filters of the cluster', () => {
     expect(cast.input).toContain(`${LOG_FILTER_HIDDEN.line}\n`);
     expect(cast.input).toContain('echo after-$((2+2))');
   });
+
+  it('hides a condition typed key by key, slower than the hold, in input and echo', async () => {
+    const conn = new ssh2.Client();
+    let seen = '';
+    const stream = await new Promise<ssh2.ClientChannel>((resolve, reject) => {
+      conn.on('error', reject);
+      conn.on('ready', () =>
+        conn.shell({ term: 'xterm', cols: 200, rows: 24 }, (err, opened) =>
+          err ? reject(err) : resolve(opened),
+        ),
+      );
+      conn.connect({
+        host: '127.0.0.1',
+        port,
+        username: code.code,
+        privateKey: fs.readFileSync(client.keyFile),
+      });
+    });
+    stream.on('data', (d: Buffer) => (seen += d.toString()));
+    const closed = new Promise((resolve) => stream.on('close', resolve));
+    try {
+      stream.write('echo ok-$((2*3))\r');
+      await until(async () => (seen.includes('ok-6') ? true : undefined));
+      // 120 ms a key: the line takes seconds, the condition itself less than KEEP_MS.
+      for (const key of `echo "x ${CONDITION} y $((5*5))"\r`) {
+        stream.write(key);
+        await new Promise((resolve) => setTimeout(resolve, 120));
+      }
+      await until(async () => (seen.includes('y 25') ? true : undefined));
+      stream.write('exit\r');
+      await closed;
+    } finally {
+      conn.end();
+    }
+    expect(seen).toContain(`x ${CONDITION} y 25`);
+    const cast = await lastRecording();
+    // Not even the start of it: what could begin a condition waited for the rest.
+    expect(cast.output.toLowerCase()).not.toContain('secret');
+    expect(cast.input.toLowerCase()).not.toContain('secret');
+    expect(cast.output).toContain('ok-6');
+    expect(cast.output).toContain(LOG_FILTER_HIDDEN.line);
+    expect(cast.output).not.toContain('y 25');
+    expect(cast.input).toContain('echo ok-$((2*3))\r');
+    expect(cast.input).toContain(`${LOG_FILTER_HIDDEN.line}\r`);
+  }, 30_000);
 
   it('hides an alarm command and a file-log name that match', async () => {
     const safe = await admin.patch(`/api/v1/network/${lab}/safe_mode`, {
