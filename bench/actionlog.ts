@@ -18,11 +18,8 @@ import {
   type TestApp,
   type TestClient,
 } from '../apps/server/src/test/harness';
-import type { MigrationContext } from '../apps/server/src/db/migrations/index';
-import { up as migration014 } from '../apps/server/src/db/migrations/014-action-log-indexes';
+import { syncSearchText } from '../apps/server/src/features/action-logs/service';
 import { median, say } from './lib/proc';
-
-const COVER_INDEX = 'tunnel_connection_search_cover';
 
 const ACCOUNTS = 200;
 const RESOURCES = 300;
@@ -53,8 +50,13 @@ export interface ActionLogResult {
   backend: 'sqlite' | 'postgres';
   rows: number;
   seedSeconds: number;
+  /** Seconds to bring the SQLite trigram index (migration 015) up to the seeded rows. */
+  textIndexSeconds: number;
   queries: QueryTiming[];
-  /** The same queries after applying migration 014 (when it was not applied already). */
+  /**
+   * The same queries after applying migration 014 when it was not registered yet (earlier
+   * runs; 014 and 015 are part of the schema now, so this pass is gone).
+   */
   with014?: QueryTiming[];
   /** The indexes on tunnel_connection as migrated (name: definition). */
   indexes: string[];
@@ -199,6 +201,15 @@ export async function runActionLog(
     await seedSessions(t, backend, rows, ids);
     const seedSeconds = Number(process.hrtime.bigint() - seedStart) / 1e9;
     say(`action log (${backend}): seeded in ${seedSeconds.toFixed(1)} s`);
+    // Rows written straight into the table, as migration 015 finds them on a database that
+    // predates it: bring the SQLite trigram index up to date the way its backfill does (the
+    // search would otherwise do it on its first keyword query).
+    const syncStart = process.hrtime.bigint();
+    await syncSearchText(t.ctx);
+    if (backend === 'sqlite') await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(t.ctx.db);
+    const textIndexSeconds = Number(process.hrtime.bigint() - syncStart) / 1e9;
+    if (backend === 'sqlite')
+      say(`action log (${backend}): trigram index built in ${textIndexSeconds.toFixed(1)} s`);
 
     const now = Math.floor(Date.now() / 1000);
     const day = 86_400;
@@ -207,6 +218,8 @@ export async function runActionLog(
       ['none, page 40', 'page_index=40'],
       ['keyword (resource name)', 'keywords=db-prod'],
       ['keyword (rare: member name)', 'keywords=farah.kim'],
+      ['keyword (client address)', 'keywords=168.3.4'],
+      ['keyword (no match)', 'keywords=nothing-like-this'],
       ['account name', 'account_name=chen.wang'],
       ['resource', `resource_id=${ids.resources[7]}`],
       ['date range (7 days)', `time_from=${now - 7 * day}&time_end=${now + day}`],
@@ -239,18 +252,7 @@ export async function runActionLog(
     };
     const indexes = await explain(t, backend);
     const queries = await time('as migrated');
-    // Migration 014 is written but not registered yet: apply it here and time again, so that
-    // its effect shows beside the schema as shipped. Once registered, the index is already
-    // there and this second pass is skipped.
-    let with014: QueryTiming[] | undefined;
-    if (!indexes.some((i) => i.startsWith(`${COVER_INDEX}:`))) {
-      say(`action log (${backend}): applying migration 014`);
-      await migration014(t.ctx.db, { dialect: backend } as MigrationContext);
-      const made = (await explain(t, backend)).some((i) => i.startsWith(`${COVER_INDEX}:`));
-      if (made) with014 = await time('with 014');
-      else say(`action log (${backend}): migration 014 makes no index here`);
-    }
-    return { backend, rows, seedSeconds, queries, with014, indexes };
+    return { backend, rows, seedSeconds, textIndexSeconds, queries, indexes };
   } finally {
     await t.close();
   }

@@ -9,6 +9,11 @@
  *   id) and a one-row mark of the last session it holds. Sessions are written by the gateway's
  *   reports and their address and file name never change, so the search brings the index up to
  *   date before it reads it (features/action-logs syncSearchText): no trigger. Backfilled here.
+ *   The (company_id, created_at) index of 012 is dropped: 014's covering index starts with the
+ *   same two columns and serves every query it served, but while both exist SQLite walks the
+ *   narrower one for a page newest first and reads each session's row to test the member and
+ *   resource terms of a keyword (a keyword that matches nothing: 4 s on a million sessions,
+ *   0.15 s through the covering index).
  * - PostgreSQL: pg_trgm GIN indexes on lower(client_ip) and lower(filename), which serve the
  *   query's `lower(…) like '%…%'` as it is. Where the extension cannot be made (not installed,
  *   or the role may not create it) the indexes are skipped and the search still answers, by a
@@ -32,6 +37,7 @@ export async function up(db: AnyDb, ctx: MigrationContext): Promise<void> {
       select id, client_ip, filename from tunnel_connection`.execute(db);
     await sql`insert into tunnel_connection_text_mark (last_id)
       select coalesce(max(id), 0) from tunnel_connection`.execute(db);
+    await db.schema.dropIndex('tunnel_connection_company_time').ifExists().execute();
     return;
   }
   if (!(await trigramsAvailable(db))) return;
