@@ -35,7 +35,7 @@ describe('log filter matching', () => {
   it('has nothing to do without conditions, and ignores blank ones', () => {
     expect(logFilterMatcher(undefined)).toBeUndefined();
     expect(logFilterMatcher([])).toBeUndefined();
-    expect(logFilterMatcher(['  ', ''])).toBeUndefined();
+    expect(logFilterMatcher(['  ', '', 'two\nlines'])).toBeUndefined();
   });
 
   it('matches a case-insensitive substring, with escape sequences and controls taken out', () => {

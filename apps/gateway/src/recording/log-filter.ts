@@ -5,8 +5,8 @@
  * changed; only the recording is.
  *
  * Matching reads the line with its escape sequences and control characters taken out, so
- * colour codes inside or around a condition do not hide it (`secret-\x1b[1mtoken` matches
- * `secret-token`); what is stored for a hidden line keeps its CSI sequences (colours, modes,
+ * colour codes inside or around a condition do not keep it from matching (`secret-\x1b[1mtoken`
+ * matches `secret-token`); what is stored for a hidden line keeps its CSI sequences (colours, modes,
  * cursor moves: no text) and carriage returns, so playback's terminal state stays right.
  *
  * A line is held back until it ends (output at \n; input at \r or \n, Enter being \r), at
@@ -71,7 +71,12 @@ export function logFilterMatcher(
 ): LogFilterMatcher | undefined {
   // A condition is one line's text: one with a line break in it could never match a line.
   const needles = [
-    ...new Set((conditions ?? []).map((c) => matchText(c.trim())).filter((c) => c.length > 0)),
+    ...new Set(
+      (conditions ?? [])
+        .filter((c) => !/[\r\n]/.test(c))
+        .map((c) => matchText(c.trim()))
+        .filter((c) => c.length > 0),
+    ),
   ];
   if (needles.length === 0) return undefined;
   const matches = (text: string): boolean => needles.some((n) => text.includes(n));

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { WebTerminalServerMessage } from '@portcullis/contract';
+import { LOG_FILTER_HIDDEN, type WebTerminalServerMessage } from '@portcullis/contract';
 import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
 import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
@@ -131,6 +131,9 @@ describe('the web terminal with a real gateway and sshd', () => {
     expect(await gateway.webTerminal).toEqual({ port });
     const code = await erin.client.post('/api/tunnel', { project_resource_id: web });
     expect(code.statusCode, code.body).toBe(200);
+    // A cluster log filter: the recording stores its lines as a placeholder.
+    const filter = await admin.post('/api/log_filter', { network_id: lab, condition: 'Hush' });
+    expect(filter.statusCode, filter.body).toBe(200);
   });
   afterAll(async () => {
     await gateway?.stop();
@@ -159,6 +162,8 @@ describe('the web terminal with a real gateway and sshd', () => {
     await until(() => term.output().includes('40 132'));
     term.type('printf "\\344\\275\\240\\345\\245\\275\\n"\r');
     await until(() => term.output().includes('你好'));
+    term.type('echo hush-$((2+2))\r');
+    await until(() => term.output().includes('hush-4'));
 
     const rows = await liveWetty();
     expect(rows).toHaveLength(1);
@@ -178,6 +183,8 @@ describe('the web terminal with a real gateway and sshd', () => {
     expect(JSON.parse(header!)).toMatchObject({ version: 2, width: 80, height: 24 });
     expect(cast.body).toContain('hi-42');
     expect(events.some((e) => JSON.parse(e)[1] === 'r')).toBe(true);
+    expect(cast.body).toContain(LOG_FILTER_HIDDEN.line);
+    expect(cast.body.toLowerCase()).not.toContain('hush');
   });
 
   it('spends a token once', async () => {
