@@ -49,6 +49,16 @@ describe('log filter matching', () => {
     expect(matchText('\x1b(B\x1b7A\x1b[?1049hb\x1b8')).toBe('ab');
   });
 
+  it('finds the start of a condition at the end of a partial line', () => {
+    const m = logFilterMatcher(['secret-token', 'ssh-key'])!;
+    expect(m.startAtEnd('echo \x1b[1mSecret-to')).toBe('Secret-to'.length);
+    expect(m.startAtEnd('echo s')).toBe(1);
+    expect(m.startAtEnd('echo ssh-')).toBe(4);
+    expect(m.startAtEnd('echo secret-tax')).toBe(0);
+    // A whole condition is a match, not a start.
+    expect(m.startAtEnd('ssh-key')).toBe(0);
+  });
+
   it('hides an alarm command or a file name that matches, and only those', () => {
     const m = logFilterMatcher(['secret-token']);
     expect(hideMatch(m, 'curl -H "x: secret-token"', 'hidden')).toBe('hidden');

@@ -81,15 +81,19 @@ export function logFilterMatcher(
   if (needles.length === 0) return undefined;
   const matches = (text: string): boolean => needles.some((n) => text.includes(n));
   const overlap = Math.max(...needles.map((n) => n.length)) - 1;
+  const firsts = new Set(needles.map((n) => n[0]));
   return {
     matches,
     hides: (text) => matches(matchText(text)),
     startAtEnd(text) {
       // Every raw ending, shortest first, until it is as long as a condition as matched; a
-      // longer one may begin a condition when a shorter one does not, so all are tried.
+      // longer one may begin a condition when a shorter one does not, so all are tried. One
+      // that starts with an escape or a control matches as a shorter one did: skipped, as is
+      // one whose first character begins no condition.
       let longest = 0;
       const stop = Math.max(0, text.length - KEEP_SCAN_MAX);
       for (let i = text.length - 1; i >= stop; i--) {
+        if (!firsts.has(text[i]!.toLowerCase()[0])) continue;
         const end = matchText(text.slice(i));
         if (end.length > overlap) break;
         const begins = (n: string) => n.length > end.length && n.startsWith(end);
