@@ -220,6 +220,7 @@ export async function runActionLog(
       ['keyword (rare: member name)', 'keywords=farah.kim'],
       ['keyword (client address)', 'keywords=168.3.4'],
       ['keyword (no match)', 'keywords=nothing-like-this'],
+      ['keyword (two characters: no trigram)', 'keywords=db'],
       ['account name', 'account_name=chen.wang'],
       ['resource', `resource_id=${ids.resources[7]}`],
       ['date range (7 days)', `time_from=${now - 7 * day}&time_end=${now + day}`],

@@ -177,6 +177,13 @@ export function matching(ctx: AppContext, auth: AuthContext, q: SearchTunnelQuer
   return base;
 }
 
+/**
+ * A text match under this many rows per row of the page (offset included) is read by a sort
+ * rather than a walk of the time index (PostgreSQL): below it, a walk that finds matches at
+ * that density would pass tens of thousands of rows.
+ */
+const SPARSE_MATCH = 50;
+
 /** One page (or, for the export, the newest `limit`) of entries, and the whole match's count. */
 export async function searchActionLog(
   ctx: AppContext,
@@ -189,14 +196,18 @@ export async function searchActionLog(
   const total = await countRows(base.select('tunnel_connection.id'));
   if (total <= window.offset) return { total, data: [] };
   // The page's ids from tunnel_connection alone, newest first, then the joins for those rows
-  // only. PostgreSQL, given a text term, would walk the time index backwards testing each row
-  // until the page is full: a few rows for a common keyword, but the whole team for a rare one
-  // (2 s at a million). Ordering by an expression keeps it on the indexed match and a top-N
-  // sort, which costs about what the count just did.
-  const time =
-    ctx.dialect === 'postgres' && (q.keywords || q.ip)
-      ? sql`${sql.ref('tunnel_connection.created_at')} + 0`
-      : sql.ref('tunnel_connection.created_at');
+  // only. Given a text term, PostgreSQL walks the time index backwards testing each row until
+  // the page is full: quick while matches are dense, but through the whole team for a rare one
+  // (2 s at a million). When the match is small beside the rows the page needs, ordering by an
+  // expression keeps it on the indexed match and a top-N sort, which costs about what the count
+  // just did.
+  const sparse =
+    ctx.dialect === 'postgres' &&
+    Boolean(q.keywords || q.ip) &&
+    total < SPARSE_MATCH * (window.offset + window.limit);
+  const time = sparse
+    ? sql`${sql.ref('tunnel_connection.created_at')} + 0`
+    : sql.ref('tunnel_connection.created_at');
   const page = base
     .select('tunnel_connection.id')
     .orderBy(time, 'desc')
