@@ -9,7 +9,8 @@ import type { LogFilterMatcher } from './log-filter';
 import { createSessionRecorder, type SessionRecorder } from './recorder';
 import { createUploader, type RecordingAck } from './uploader';
 
-export type { ChannelTap, SessionRecorder, TerminalSize } from './recorder';
+export type { ChannelOptions, ChannelTap, SessionRecorder, TerminalSize } from './recorder';
+export { STREAM_RECORD_BYTES } from './recorder';
 export { hideMatch, logFilterMatcher, type LogFilterMatcher } from './log-filter';
 
 export interface Recordings {

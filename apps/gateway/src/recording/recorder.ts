@@ -26,6 +26,16 @@ import { createLineFilter, type LineFilter, type LogFilterMatcher } from './log-
 const FLUSH_MS = 250;
 const MAX_PENDING_BYTES = 8 * 1024 * 1024;
 const EAGER_FLUSH_BYTES = 1024 * 1024;
+/**
+ * How much of the recording an exec without a pty may fill (bytes stored, UTF-8): its output
+ * is a data stream (`tar c /x`, `head -c 1G /dev/zero`), not a terminal, and encoding all of it
+ * would cost more than the transfer. The first part shows what ran; a note says the rest was not
+ * recorded.
+ */
+export const STREAM_RECORD_BYTES = 1024 * 1024;
+const STREAM_NOTE =
+  '\r\n[Portcullis: the rest of this output was not recorded (a command without a terminal ' +
+  'is recorded up to its first 1 MiB)]\r\n';
 
 export interface TerminalSize {
   cols: number;
@@ -35,16 +45,30 @@ export interface TerminalSize {
 
 /** One channel's taps into the recording. */
 export interface ChannelTap {
-  output(data: Buffer): void;
+  /**
+   * Records output; false once this channel's output is no longer recorded (its stream limit,
+   * the recording's size limit, a failed spool), so that the caller can stop tapping it.
+   */
+  output(data: Buffer): boolean;
   input(data: Buffer): void;
   resize(cols: number, rows: number): void;
   /** Flushes any half-decoded UTF-8 sequence. */
   end(): void;
 }
 
+export interface ChannelOptions {
+  /** Record what the client types (a shell's input). */
+  input: boolean;
+  /**
+   * The channel is a data stream (an exec without a pty): only its first
+   * {@link STREAM_RECORD_BYTES} of output are recorded, then a note.
+   */
+  stream?: boolean;
+}
+
 export interface SessionRecorder {
   /** Taps a shell or exec channel; the first one's size becomes the header's. */
-  channel(size: TerminalSize | undefined, options: { input: boolean }): ChannelTap;
+  channel(size: TerminalSize | undefined, options: ChannelOptions): ChannelTap;
   /** Writes what is pending and closes the file; resolves when it is on disk. */
   close(): Promise<void>;
 }
@@ -140,12 +164,56 @@ export function createSessionRecorder(
     else timer ??= setTimeout(() => void flush(), FLUSH_MS);
   };
 
+  /** Whether an event would be kept now; one that would not is counted as dropped. */
+  const keeping = (): boolean => {
+    if (full || failed || closed) return false;
+    // While the disk lags or past the size limit, encoding what will not be kept is waste:
+    // count it as dropped before paying for it.
+    if (pendingBytes > MAX_PENDING_BYTES) {
+      dropped++;
+      return false;
+    }
+    return true;
+  };
   const event = (code: CastCode, data: string): void => {
-    if (data.length === 0 || full || failed) return;
-    // While the disk lags or past the size limit (a bulk exec transfer), encoding what will
-    // not be kept is waste: count it as dropped before paying for it.
-    if (pendingBytes > MAX_PENDING_BYTES) return void dropped++;
-    push(eventLine(seconds(), code, data));
+    if (data.length > 0 && keeping()) push(eventLine(seconds(), code, data));
+  };
+
+  /** Output events of a data stream, up to `limit` bytes stored, then the note. */
+  const streamWriter = (limit: number): { write(text: string): void; readonly done: boolean } => {
+    let left = limit;
+    return {
+      get done() {
+        return left <= 0;
+      },
+      write(text) {
+        if (left <= 0 || text.length === 0) return;
+        if (!keeping()) {
+          left -= text.length; // what the disk could not take still counts
+          return;
+        }
+        let line = eventLine(seconds(), 'o', text);
+        let bytes = Buffer.byteLength(line);
+        if (bytes <= left) {
+          left -= bytes;
+          return push(line);
+        }
+        // Keep the part that fits. A stored line is never shorter than its text, so cutting
+        // the text in the ratio of what is left undershoots; uneven escapes take another pass.
+        while (bytes > left && text.length > 0) {
+          text = text.slice(0, Math.min(text.length - 1, Math.floor((text.length * left) / bytes)));
+          line = eventLine(seconds(), 'o', text);
+          bytes = Buffer.byteLength(line);
+        }
+        if (text.length > 0) push(line);
+        left = 0;
+        push(eventLine(seconds(), 'o', STREAM_NOTE));
+        logger.info(
+          { connection_id: connectionId },
+          'a command without a terminal passed its recording limit; the rest is not recorded',
+        );
+      },
+    };
   };
 
   return {
@@ -168,11 +236,14 @@ export function createSessionRecorder(
       const shown = size
         ? (text: string) => text
         : (text: string) => text.replace(/\r?\n/g, '\r\n');
+      const stream = options.stream ? streamWriter(STREAM_RECORD_BYTES) : undefined;
+      const write = (code: 'o' | 'i'): ((text: string) => void) =>
+        code === 'o' && stream ? (text) => stream.write(text) : (text) => event(code, text);
       const filtered = (code: 'o' | 'i'): { push(text: string): void; end(): void } => {
-        if (!logFilter) return { push: (text) => event(code, text), end: () => undefined };
+        if (!logFilter) return { push: write(code), end: () => undefined };
         const filter = createLineFilter(logFilter, {
           breaks: code === 'o' ? 'output' : 'input',
-          write: (text) => event(code, text),
+          write: write(code),
         });
         lineFilters.add(filter);
         return {
@@ -187,7 +258,9 @@ export function createSessionRecorder(
       const typedIn = options.input ? filtered('i') : undefined;
       return {
         output: (data) => {
-          if (!full) shownOut.push(shown(out.write(data)));
+          if (full || failed || stream?.done) return false;
+          shownOut.push(shown(out.write(data)));
+          return !(full || failed || stream?.done);
         },
         input: (data) => {
           if (typedIn && !full) typedIn.push(typed.write(data));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger';
 import type { GatewayMessage } from '../control/protocol';
-import { createRecordings, recordingSpool, type Recordings } from './index';
+import { createRecordings, recordingSpool, STREAM_RECORD_BYTES, type Recordings } from './index';
 
 type Chunk = Extract<GatewayMessage, { type: 'recording_chunk' }>;
 
@@ -152,6 +152,32 @@ describe('session recordings', () => {
     expect(text).not.toContain('line 399');
     expect(text.trimEnd().split('\n').at(-1)).toContain('stopped at its size limit');
     expect(failed).toBe(false);
+  });
+
+  it('records a data stream (an exec without a pty) up to its limit, then a note', async () => {
+    const dir = dataDir();
+    const server = fakeServer();
+    const recordings = start(dir, server);
+    const session = recordings.open(12, () => undefined);
+    const stream = session.channel(undefined, { input: false, stream: true });
+    // NUL bytes are the worst case: six bytes stored (\u0000) for each.
+    const chunk = Buffer.alloc(32 * 1024);
+    let tapped = 0;
+    while (stream.output(chunk)) tapped++;
+    expect(tapped).toBeLessThan(8); // about 1 MiB stored of 32 KiB chunks × 6
+    expect(stream.output(chunk)).toBe(false); // and it stays closed
+    // Another channel of the session, a terminal, is still recorded.
+    const shell = session.channel({ cols: 80, rows: 24 }, { input: true });
+    expect(shell.output(Buffer.from('after the stream'))).toBe(true);
+    await session.close();
+    expect(await recordings.idle(5000)).toBe(true);
+    const text = server.held.get(12)!.toString();
+    expect(Buffer.byteLength(text)).toBeGreaterThan(STREAM_RECORD_BYTES - 1024);
+    expect(Buffer.byteLength(text)).toBeLessThan(STREAM_RECORD_BYTES + 1024);
+    const lines = text.trimEnd().split('\n');
+    expect(lines.at(-2)).toContain('the rest of this output was not recorded');
+    expect(lines.at(-1)).toContain('after the stream');
+    for (const line of lines) JSON.parse(line); // every line whole
   });
 
   it('drops a recording the server refuses', async () => {

@@ -19,7 +19,7 @@ import type {
 } from 'ssh2';
 import type { AlarmAction, CommandPolicy, FileOp, FileWay } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
-import type { ChannelTap, TerminalSize } from '../recording';
+import type { ChannelOptions, ChannelTap, TerminalSize } from '../recording';
 import { scpBase, ScpStreamReader, scpDirection } from './file-log/scp';
 import { SftpRequestReader } from './file-log/sftp';
 import { blockedNotice, CommandFilter, judge } from './security-mode/command-filter';
@@ -39,9 +39,10 @@ export interface BridgeEvents {
   onStart(kind: 'shell' | 'exec' | 'subsystem', detail: string): void;
   /**
    * Taps a terminal channel for the session's recording (shell: output, input and resizes;
-   * exec: output only). Undefined when the session is not recorded.
+   * exec: output only, and without a pty only its start). Undefined when the session is not
+   * recorded.
    */
-  onRecord?(size: TerminalSize | undefined, options: { input: boolean }): ChannelTap;
+  onRecord?(size: TerminalSize | undefined, options: ChannelOptions): ChannelTap;
   /** The session's security-mode policy; undefined when not in security mode. */
   policy?: CommandPolicy;
   onAlarm?(action: AlarmAction, command: string, rule: string): void;
@@ -157,7 +158,9 @@ export function bridgeSession(
       // `ssh host bash` reads commands from its input, and with a pty the member types into
       // the command: in security mode those are lines too. Other input is data.
       const lines = pty !== undefined || readsCommands(info.command);
-      hooks = terminalHooks(events.onRecord?.(size(), { input: false }), lines);
+      // Without a pty the output is a data stream (`tar c /x`): only its start is recorded.
+      const tap = events.onRecord?.(size(), { input: false, stream: pty === undefined });
+      hooks = terminalHooks(tap, lines);
     }
     const op = scpDirection(info.command);
     if (op && events.onFile) {
@@ -225,16 +228,24 @@ function pipeFiltered(
 function pipe(client: ServerChannel, target: ClientChannel, hooks: PipeHooks): void {
   const { tap, filter, watchInput, watchOutput } = hooks;
   let exit: Exit | undefined;
+  // The pipes' 'data' listeners go first, so that every chunk is forwarded before the
+  // watchers, the security-mode filter's screen tracking and the recording look at it.
+  target.pipe(client, { end: false });
+  target.stderr.pipe(client.stderr, { end: false });
   if (filter) pipeFiltered(client, target, filter, tap);
   else client.pipe(target); // the client's EOF becomes the target's EOF
-  target.pipe(client, { end: false });
   if (watchInput) client.on('data', watchInput);
   if (watchOutput) target.on('data', watchOutput);
-  target.stderr.pipe(client.stderr, { end: false });
   if (tap) {
-    // Extra 'data' listeners see the same chunks as the pipes and never pause them.
-    target.on('data', (data: Buffer) => tap.output(data));
-    target.stderr.on('data', (data: Buffer) => tap.output(data));
+    // Extra 'data' listeners see the same chunks as the pipes and never pause them. Once the
+    // tap records no more output (a data stream's limit), they go: no per-chunk work remains.
+    const onOutput = (data: Buffer): void => {
+      if (tap.output(data)) return;
+      target.off('data', onOutput);
+      target.stderr.off('data', onOutput);
+    };
+    target.on('data', onOutput);
+    target.stderr.on('data', onOutput);
     client.on('data', (data: Buffer) => tap.input(data));
   }
   target.on('exit', (code: number | null, signal?: string, dump?: boolean, desc?: string) => {

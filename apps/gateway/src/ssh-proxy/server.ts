@@ -42,6 +42,9 @@ export async function startSshProxy(options: SshProxyOptions): Promise<SshProxy>
     { hostKeys: [loadHostKey(options.dataDir)], ident: 'Portcullis' },
     (client, info) => {
       clients.add(client);
+      // Interactive traffic: a keystroke goes out at once, not behind Nagle (ssh2 leaves it on).
+      // The server side's connection has setNoDelay as the client does; @types/ssh2 omits it.
+      (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
       let session: AcceptedSession | undefined;
       // Opened lazily, so an SFTP-only session leaves no empty file.
       let recorder: SessionRecorder | undefined;

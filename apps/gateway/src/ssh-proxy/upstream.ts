@@ -34,6 +34,9 @@ export function connectUpstream(credential: SessionCredential): Promise<Client> 
       // Only the one method the credential is for: no agent, no keyboard prompts.
       tryKeyboard: false,
     });
+    // Keystrokes and their echo are single small packets: Nagle would hold one back until the
+    // previous one is acknowledged (up to a delayed-ACK timeout). ssh2 does not turn it off.
+    client.setNoDelay(true);
   });
 }
 

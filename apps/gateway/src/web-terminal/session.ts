@@ -124,15 +124,17 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
         opened.resume();
       }
     };
+    // The bytes go to the browser first; the recording and the filter look at them after.
     const forward = (data: Buffer): void => {
+      if (ws.readyState === WebSocket.OPEN) {
+        ws.send(data, { binary: true }, drained);
+        if (!paused && ws.bufferedAmount > HIGH_WATER) {
+          paused = true;
+          opened.pause();
+        }
+      }
       tap?.output(data);
       filter?.output(data);
-      if (ws.readyState !== WebSocket.OPEN) return;
-      ws.send(data, { binary: true }, drained);
-      if (!paused && ws.bufferedAmount > HIGH_WATER) {
-        paused = true;
-        opened.pause();
-      }
     };
     opened.on('data', forward);
     opened.stderr.on('data', forward);
@@ -232,14 +234,14 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     if (state !== 'open' || !channel) return;
     if (isBinary) {
       const input = bytes(data);
-      tap?.input(input);
       const checked = filter?.input(input) ?? { forward: input, blocked: null };
-      if (checked.blocked) {
-        const notice = Buffer.from(blockedNotice(checked.blocked));
-        tap?.output(notice);
-        ws.send(notice, { binary: true });
-      }
-      if (!channel.write(checked.forward)) {
+      // Forwarded first; recorded after (the input, then the notice the member saw).
+      const full = !channel.write(checked.forward);
+      const notice = checked.blocked && Buffer.from(blockedNotice(checked.blocked));
+      if (notice) ws.send(notice, { binary: true });
+      tap?.input(input);
+      if (notice) tap?.output(notice);
+      if (full) {
         ws.pause();
         channel.once('drain', () => ws.resume());
       }

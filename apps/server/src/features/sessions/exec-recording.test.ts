@@ -1,0 +1,167 @@
+/**
+ * An exec without a pty carries a data stream (`tar c /x`, `head -c 1G /dev/zero`), not a
+ * terminal: the client gets every byte, and the recording keeps only the stream's first
+ * STREAM_RECORD_BYTES, then a note. The real server, gateway, sshd and stock ssh client.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CastEventSchema, CastHeaderSchema } from '@portcullis/contract';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { STREAM_RECORD_BYTES } from '../../../../gateway/src/recording';
+import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('recording of an exec without a pty', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let erin: { id: number; client: TestClient };
+  let gateway: Gateway;
+  let sshd: SshdPeer;
+  let client: OpenSshClient;
+  let dir: string;
+  let port: number;
+  let code: string;
+
+  const lastConnection = () =>
+    t.ctx.db
+      .selectFrom('tunnel_connection')
+      .select(['id', 'company_id'])
+      .where('account_id', '=', erin.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+
+  const ssh = (args: string[], command: string) =>
+    run('ssh', [
+      ...client.options('publickey'),
+      ...args,
+      '-p',
+      String(port),
+      `${code}@127.0.0.1`,
+      command,
+    ]);
+
+  /** The stored recording of the member's last session, once the gateway has uploaded it. */
+  const stored = async (): Promise<string> => {
+    expect(await gateway.recordings!.idle(15_000)).toBe(true);
+    const row = await lastConnection();
+    return fs.readFileSync(
+      path.join(t.dataDir, 'recordings', String(row.company_id), `${row.id}.cast`),
+      'utf8',
+    );
+  };
+
+  const parse = (text: string) => {
+    const lines = text.split('\n');
+    expect(lines.pop()).toBe('');
+    CastHeaderSchema.parse(JSON.parse(lines[0]!));
+    return lines.slice(1).map((line) => CastEventSchema.parse(JSON.parse(line)));
+  };
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-exec-recording-'));
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    sshd = await startSshd();
+    const res = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'sshd',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: sshd.port,
+      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const wg = await createWorkgroup(admin, 'Streams');
+    await addResourcesTo(admin, wg, [res.json().id as number]);
+    erin = await member(t, 'erin@demo.local');
+    await addMembersTo(admin, wg, [erin.id]);
+    const web = await projectResourceId(admin, wg, res.json().id as number);
+
+    port = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { ssh_port: port },
+      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    await gateway.sshProxy;
+
+    client = await openSshClient(dir);
+    const added = await erin.client.post('/api/account_pubkey', {
+      title: 'laptop',
+      pubkey: client.publicKey,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const created = await erin.client.post('/api/tunnel', { project_resource_id: web });
+    expect(created.statusCode, created.body).toBe(200);
+    code = created.json().code as string;
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await sshd?.stop();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('passes 5 MB byte for byte and records only the first 1 MiB, then a note', async () => {
+    // The target's login user (not this process's) reads it: the folder and file are open.
+    fs.chmodSync(dir, 0o755);
+    const file = path.join(dir, 'data.bin');
+    // Random bytes: many become \uXXXX escapes or U+FFFD, the costly case for the recording.
+    const data = crypto.randomBytes(5 * 1024 * 1024);
+    fs.writeFileSync(file, data, { mode: 0o644 });
+    const exec = await ssh([], `cat ${file}`);
+    expect(exec.code, exec.stderr).toBe(0);
+    expect(exec.stdout.length).toBe(data.length);
+    expect(exec.stdout.equals(data)).toBe(true);
+
+    const cast = await stored();
+    expect(Buffer.byteLength(cast)).toBeLessThan(1.1 * 1024 * 1024);
+    expect(Buffer.byteLength(cast)).toBeGreaterThan(STREAM_RECORD_BYTES - 64 * 1024);
+    const events = parse(cast);
+    expect(events.at(-1)![2]).toContain('the rest of this output was not recorded');
+    expect(events.every((e) => e[1] === 'o')).toBe(true);
+  }, 60_000);
+
+  it('records an exec with a pty as a terminal, in full', async () => {
+    const lines = 100_000; // about 1.3 MB of output, more than a stream's limit
+    const exec = await ssh(['-tt'], `seq -w 1 ${lines} | sed 's/^/line /'`);
+    expect(exec.code, exec.stderr).toBe(0);
+    const cast = await stored();
+    const output = parse(cast)
+      .map((e) => e[2])
+      .join('');
+    expect(output).toContain(`line ${lines}`);
+    expect(output).not.toContain('was not recorded');
+  }, 60_000);
+});
