@@ -114,7 +114,8 @@ export async function syncSearchText(ctx: AppContext): Promise<void> {
  * The matching sessions of the caller's team that the caller may read, unordered, from
  * tunnel_connection alone: the member, resource and code filters are id sets (a session's
  * member, resource and code are each one row, so this is the same match as filtering a join),
- * and the count needs no join at all.
+ * and the count needs no join at all. A caller with a keyword or an address brings the SQLite
+ * trigram index up to date first (syncSearchText), as searchActionLog does.
  */
 export function matching(ctx: AppContext, auth: AuthContext, q: SearchTunnelQuery) {
   const team = auth.company.id;
