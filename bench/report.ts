@@ -10,7 +10,7 @@ import type { MemoryPoint } from './memory';
 import { median } from './lib/proc';
 import { recordingMedians, type RecordingResult } from './recording';
 import type { SetupResult } from './setup';
-import type { WebTerminalResult } from './webterm';
+import { WEB_PEERS, type WebPeerName, type WebPeerResult, type WebTerminalResult } from './webterm';
 
 export interface Results {
   command: string;
@@ -278,26 +278,55 @@ function actionLogSection(results: ActionLogResult[], targets: string[]): string
 }
 
 function webTerminalSection(r: WebTerminalResult): string {
+  const names = WEB_PEERS.filter((n) => r.peers[n]);
+  const title: Record<WebPeerName, string> = {
+    portcullis: 'Portcullis',
+    wetty: 'WeTTY',
+    shellinabox: 'shellinabox',
+  };
+  const row = (
+    label: string,
+    value: (p: WebPeerResult) => number | undefined,
+    digits: number,
+  ): string[] => [
+    label,
+    ...names.map((n) => {
+      const v = value(r.peers[n]!);
+      return v === undefined || !Number.isFinite(v) ? 'not measured' : f(v, digits);
+    }),
+  ];
+  const reps = Math.max(0, ...names.map((n) => r.peers[n]!.throughput.length));
   return [
-    '## Web terminal (gateway WebSocket)',
+    '## Web terminal (Portcullis, WeTTY, shellinabox against the same target sshd)',
+    '',
+    'Each web terminal logs in to the same target sshd with a key; the browser is played by a client in the bench that speaks the terminal’s protocol and draws nothing (so these are upper bounds of what a browser would show). The throughput repetitions take turns among the terminals; the echo samples run one terminal after another.',
     '',
     table(
-      ['measure', 'Portcullis', 'WeTTY', 'shellinabox'],
+      ['measure', ...names.map((n) => title[n])],
       [
-        [
-          `output throughput, MB/s (\`head -c ${r.bytes} /dev/urandom \\| base64\` in the shell; median of ${r.throughput.length})`,
-          f(median(r.throughput)),
-          'not measured',
-          'not measured',
-        ],
-        [
-          `echo p50 ms (${r.echo.samples} samples)`,
-          f(r.echo.p50, 3),
-          'not measured',
-          'not measured',
-        ],
-        ['echo p99 ms', f(r.echo.p99, 3), 'not measured', 'not measured'],
+        row(
+          `output throughput, MB/s (\`head -c ${r.bytes} /dev/urandom \\| base64\` in the shell; median of ${reps})`,
+          (p) => (p.throughput.length ? median(p.throughput) : undefined),
+          1,
+        ),
+        row(`echo p50 ms (${r.samples} samples, a byte every 50 ms)`, (p) => p.echo?.p50, 3),
+        row('echo p99 ms', (p) => p.echo?.p99, 3),
       ],
+    ),
+    '',
+    'Every repetition (MB/s):',
+    '',
+    table(
+      ['terminal', 'runs'],
+      names.map((n) => [title[n], r.peers[n]!.throughput.map((v) => f(v)).join(', ') || '—']),
+    ),
+    '',
+    'How each was set up, and what did not work:',
+    '',
+    ...names.map(
+      (n) =>
+        `- **${title[n]}**: ${r.peers[n]!.setup || '(not started)'}` +
+        (r.peers[n]!.error ? `. **Not measured / stopped**: ${r.peers[n]!.error}` : ''),
     ),
   ].join('\n');
 }

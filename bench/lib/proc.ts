@@ -34,13 +34,19 @@ export interface Timed {
 export function timed(
   command: string,
   args: string[],
-  options: { stdio?: StdioOptions; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: {
+    stdio?: StdioOptions;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    cwd?: string;
+  } = {},
 ): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(command, args, {
       stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...options.env },
+      cwd: options.cwd,
     });
     let stderr = '';
     const out: Buffer[] = [];
