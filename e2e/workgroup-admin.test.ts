@@ -174,6 +174,9 @@ describe('workgroup administration', () => {
     await panel.getByRole('button', { name: 'Add', exact: true }).click();
     await expectNotice(page, 'Add Successfully!');
     await row(page, WORKGROUP).getByText('Servers the night rota needs').waitFor();
+    // As a person would, wait for the panel to close before opening it again: reopened while
+    // still sliding out, it keeps the old form (antd destroys it only once fully closed).
+    await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 
     // The same name again is refused in words.
     await page.getByRole('button', { name: /Add workgroup/ }).click();
