@@ -174,6 +174,8 @@ describe('the web terminal', () => {
       password: ADMIN_PASSWORD,
     });
     const page = admin.page;
+    // The sign-in notice sits over the header's count until it closes.
+    await waitForNoticesGone(page);
     await page.getByRole('button', { name: 'Online sessions: 1' }).click({ timeout: UI_TIMEOUT });
     const sessions = page.getByRole('dialog').filter({
       has: page.locator('.ant-modal-title, .ant-drawer-title', { hasText: 'Online sessions' }),
