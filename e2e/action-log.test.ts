@@ -11,7 +11,6 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +22,7 @@ import { nowSeconds } from '../apps/server/src/lib/time';
 import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
 import { api, login, UI_TIMEOUT } from './console';
+import { freePort } from '../apps/gateway/src/test/net';
 
 let e2e: E2E;
 let context: BrowserContext;
@@ -99,17 +99,6 @@ describe('action log and playback', () => {
     expect(errors).toEqual([]);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('the file log', () => {
   let gateway: Gateway | undefined;

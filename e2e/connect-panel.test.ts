@@ -7,7 +7,6 @@
  * report panel is shown too. Screenshots in en_US and zh_CN go to .test-artifacts/.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +22,7 @@ import {
   type E2E,
 } from './harness';
 import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
+import { freePort } from '../apps/gateway/src/test/net';
 
 const MEMBER = { account: 'grace@demo.local', name: 'Grace', password: 'Member#Pass2026' };
 const SERVER = 'sshd-connect';
@@ -36,17 +36,6 @@ let projectResourceId = 0;
 let resourceId = 0;
 let member: { context: BrowserContext; page: Page };
 const opened: BrowserContext[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function fresh(): Promise<{ context: BrowserContext; page: Page }> {
   const made = await e2e.newPage();

@@ -5,7 +5,6 @@
  * within about a second. Screenshots of the dialog go to .test-artifacts/.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +26,7 @@ import {
   type E2E,
 } from './harness';
 import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
+import { freePort } from '../apps/gateway/src/test/net';
 
 const MEMBER = { account: 'ada@demo.local', name: 'Ada', password: 'Member#Pass2026' };
 
@@ -41,17 +41,6 @@ let tmpDir: string;
 let sshPort = 0;
 let code = '';
 const opened: BrowserContext[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** An ssh session that runs until it is cut; resolves when the client exits. */
 function hold(): Promise<RunResult & { at: number }> {

@@ -7,7 +7,6 @@
  * Screenshots go to .test-artifacts/.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +22,7 @@ import {
   type E2E,
 } from './harness';
 import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
+import { freePort } from '../apps/gateway/src/test/net';
 
 const MEMBER = { account: 'ada@demo.local', name: 'Ada', password: 'Member#Pass2026' };
 
@@ -33,17 +33,6 @@ let tmpDir: string;
 let workgroupId = 0;
 let member: { context: BrowserContext; page: Page };
 const opened: BrowserContext[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function fresh(): Promise<{ context: BrowserContext; page: Page }> {
   const made = await e2e.newPage();

@@ -5,7 +5,6 @@
  * stock OpenSSH client must exit within about a second of the cut.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,17 +21,7 @@ import {
   projectResourceId,
 } from '../workgroups/test-fixtures';
 import { openSshClient, run, type OpenSshClient, type RunResult } from './openssh.test-helpers';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../../../gateway/src/test/net';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -24,19 +24,9 @@ import {
   projectResourceId,
 } from '../workgroups/test-fixtures';
 import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
+import { freePort } from '../../../../gateway/src/test/net';
 
 const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../../../gateway/src/main.ts');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, ms = 15_000) {
   const deadline = Date.now() + ms;

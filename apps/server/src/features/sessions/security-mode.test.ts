@@ -8,7 +8,6 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import ssh2 from 'ssh2';
@@ -25,17 +24,7 @@ import {
   projectResourceId,
 } from '../workgroups/test-fixtures';
 import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../../../gateway/src/test/net';
 
 const until = async (check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> => {
   const end = Date.now() + ms;

@@ -11,7 +11,6 @@
  *   `ProxyCommand ssh -W`), here the test sshd, with the ~/.ssh/config the README shows.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 // ssh2 is CommonJS: Node's ESM loader sees only its default export.
@@ -28,6 +27,7 @@ import {
   projectResourceId,
 } from '../workgroups/test-fixtures';
 import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
+import { freePort } from '../../../../gateway/src/test/net';
 
 /** This file's own sshd account: the key upload writes its ~/.ssh/authorized_keys. */
 const USER = 'portcullis-target';
@@ -39,17 +39,6 @@ async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean): Pro
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error('timed out');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Reads a stream until `pattern` shows up in what it printed. */

@@ -4,7 +4,6 @@
  * target; the `ws` client plays the browser's part (xterm.js sends and reads the same frames).
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,17 +20,7 @@ import {
   projectResourceId,
 } from '../workgroups/test-fixtures';
 import { createWebTerminalTokens, setWebTerminalTokens } from '../web-terminal/tokens';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../../../gateway/src/test/net';
 
 const until = async (check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> => {
   const end = Date.now() + ms;
