@@ -4,7 +4,8 @@
  * one, not the cluster's default one), star it, export its resources (a real xlsx) and, once they
  * have a code, its Ansible inventory (which `ansible-inventory` reads, when installed); set a
  * default login user; create, change and delete a connection code under the cluster's maximum;
- * and make a temporary authorization whose credentials are shown once. The cluster, resources,
+ * and make a temporary authorization whose credentials are shown once; made the workgroup's
+ * administrator, they distribute a member, change their type and delete their code. The cluster, resources,
  * workgroups and membership are seeded through the API by an administrator: they are not the
  * point here. Screenshots of the list, the detail and the Manage Code panel in both languages go
  * to .test-artifacts/. The tests share the server and run in order.
@@ -32,6 +33,7 @@ const CLUSTER = 'Lab';
 const MINE = 'Night shift';
 const OTHER = 'Day shift';
 const MEMBER = { account: 'ada@demo.local', name: 'Ada', password: 'Member#Pass2026' };
+const BOB = { account: 'bob@demo.local', name: 'Bob', password: 'Member#Pass2027' };
 /** The cluster's maximum code validity: one hour, so one day and 120 minutes are refused. */
 const MAX_SECONDS = 3600;
 
@@ -43,6 +45,7 @@ let tmpDir: string;
 const opened: BrowserContext[] = [];
 let workgroupId = 0;
 let webId = 0;
+let memberId = 0;
 
 async function fresh(locale?: string): Promise<{ context: BrowserContext; page: Page }> {
   const made = await e2e.newPage(locale ? { locale } : {});
@@ -163,7 +166,7 @@ beforeAll(async () => {
   const other = await server('ledger', '10.30.0.41', ['root']);
 
   // The member, with a password set through the link their welcome mail carries.
-  const memberId = (
+  memberId = (
     await api<{ id: number }>(context, 'POST', '/v1/account', {
       account: MEMBER.account,
       name: MEMBER.name,
@@ -466,6 +469,95 @@ describe("a member's workgroups", () => {
     await picture(page, 'workgroup-member-codes-tmp-en_US');
   });
 
+  it('as the workgroup’s administrator, distributes a member, changes their type and deletes their code', async () => {
+    const { page } = member;
+    // The team administrator makes Ada the workgroup's administrator; Bob has an account.
+    await api(admin.context, 'PATCH', `/project/${workgroupId}/member`, {
+      account_id: memberId,
+      role: 1,
+    });
+    const bobId = (
+      await api<{ id: number }>(admin.context, 'POST', '/v1/account', {
+        account: BOB.account,
+        name: BOB.name,
+        is_admin: 0,
+      })
+    ).id;
+    const link = new URL(lastMailLink(e2e));
+    await api(admin.context, 'POST', '/auth/reset_passwd', {
+      code: link.searchParams.get('code'),
+      account: BOB.account,
+      pwd: BOB.password,
+    });
+
+    await page.goto(`/operation/workgroup/${workgroupId}?type=member`);
+    await page
+      .getByRole('tab', { name: 'Members', selected: true })
+      .waitFor({ timeout: UI_TIMEOUT });
+    const ada = row(page, MEMBER.account);
+    await ada.waitFor({ timeout: UI_TIMEOUT });
+    // Ada is no team administrator: names are not links to member pages she cannot open.
+    expect(await ada.getByRole('link').count()).toBe(0);
+
+    await page.getByRole('button', { name: /Distribute/ }).click();
+    const add = dialog(page, 'Add member');
+    await add.getByRole('combobox').first().click();
+    await add.getByRole('combobox').first().pressSequentially('bob');
+    await selectOption(page, `${BOB.name} (${BOB.account})`);
+    await add.getByRole('button', { name: 'Add', exact: true }).click();
+    await expectNotice(page, 'Add Successfully!');
+    await add.waitFor({ state: 'hidden' });
+    const bob = row(page, BOB.account);
+    await bob.waitFor({ timeout: UI_TIMEOUT });
+
+    await bob.getByRole('combobox', { name: `Type of ${BOB.name}` }).click();
+    await selectOption(page, 'Administrator');
+    await expectNotice(page, 'Change successfully!');
+    const members = await api<Paged<{ id: number; role: number }>>(
+      member.context,
+      'GET',
+      `/v1/project/members/${workgroupId}`,
+    );
+    expect(members.objects.find((m) => m.id === bobId)?.role).toBe(1);
+    await picture(page, 'workgroup-member-members-en_US');
+
+    // Bob makes a code on web-1; Ada, administering the workgroup, sees it and deletes it.
+    const bobSession = await fresh();
+    await login(
+      e2e,
+      bobSession.context,
+      bobSession.page,
+      { username: BOB.account, password: BOB.password },
+      '/operation/workgroup',
+    );
+    await api(bobSession.context, 'POST', '/tunnel', { project_resource_id: webId });
+    await detail(page);
+    const panel = await openCodes(page);
+    const bobCode = row(panel, BOB.name);
+    await bobCode.waitFor({ timeout: UI_TIMEOUT });
+    await bobCode.getByRole('button', { name: `Delete the code of ${BOB.name}` }).click();
+    await confirmPopover(page, 'Delete this code?', 'Delete');
+    await expectNotice(page, 'Delete successfully!');
+    await bobCode.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+    // Bob, now an administrator of the workgroup too, still sees Ada's temporary share.
+    const bobCodes = await api<Paged<{ account: { id: number } }>>(
+      bobSession.context,
+      'GET',
+      `/tunnel?project_resource_id=${webId}`,
+    );
+    expect(bobCodes.objects.filter((c) => c.account.id === bobId)).toHaveLength(0);
+    await panel.getByRole('button', { name: 'Close' }).click();
+
+    // And takes Bob out of the workgroup again.
+    await page.getByRole('tab', { name: 'Members' }).click();
+    await row(page, BOB.account)
+      .getByRole('button', { name: `Delete ${BOB.name} from the workgroup` })
+      .click();
+    await confirmPopover(page, 'Delete this member from the workgroup?', 'Delete');
+    await expectNotice(page, 'Delete successfully!');
+    await row(page, BOB.account).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+  });
+
   it('renders the pages in Chinese', async () => {
     const { context, page } = await fresh('zh-CN');
     await login(
@@ -489,5 +581,11 @@ describe("a member's workgroups", () => {
     const create = dialog(page, '创建连接码');
     await create.getByText('该集群最长 1 小时。').waitFor();
     await picture(page, 'workgroup-member-create-code-zh_CN');
+    await create.getByRole('button', { name: /取\s*消/ }).click();
+    // Ada administers the workgroup (the test before): her members tab, in Chinese.
+    await page.goto(`/operation/workgroup/${workgroupId}?type=member`);
+    await row(page, MEMBER.account).waitFor({ timeout: UI_TIMEOUT });
+    await page.getByRole('tab', { name: '成员', selected: true }).waitFor();
+    await picture(page, 'workgroup-member-members-zh_CN');
   });
 });

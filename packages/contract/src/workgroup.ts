@@ -228,6 +228,19 @@ export const WorkgroupMembersQuerySchema = PageQuerySchema.extend({
   /** Matches name or account. */
   key: SearchText,
 });
+/** The Distribute picker's search: members not in the workgroup yet, by name or account. */
+export const MemberCandidatesQuerySchema = z.object({
+  key: SearchText,
+});
+/** The picker shows at most this many candidates; typing narrows the search. */
+export const MEMBER_CANDIDATES_MAX = 50;
+export const MemberCandidateSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  account: z.string(),
+});
+export type MemberCandidate = z.infer<typeof MemberCandidateSchema>;
+
 export const AddWorkgroupMembersBodySchema = z.object({
   account_ids: z.array(z.number().int().positive()).min(1).max(1000),
   role: WorkgroupRoleSchema.default(0),
@@ -421,6 +434,16 @@ export const workgroupRoutes = {
     params: IdParamsSchema,
     query: WorkgroupMembersQuerySchema,
     reply: pagedReply(WorkgroupMemberSchema),
+  }),
+  workgroupMemberCandidates: defineRoute({
+    method: 'GET',
+    path: '/v1/project/members/:id/candidates',
+    summary:
+      'Team members who are not direct members yet, for Distribute (by name or account, at most 50)',
+    access: WORKGROUP_READERS,
+    params: IdParamsSchema,
+    query: MemberCandidatesQuerySchema,
+    reply: z.array(MemberCandidateSchema),
   }),
   addWorkgroupMembers: defineRoute({
     method: 'POST',

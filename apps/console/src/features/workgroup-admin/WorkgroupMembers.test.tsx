@@ -24,7 +24,15 @@ describe('workgroup detail: members', () => {
       'GET /api/v1/project/5': WG,
       'GET /api/v1/project/members/5': (call: RecordedCall) =>
         paged(members, 1, Number(call.query.get('page_size') ?? 10)),
-      'GET /api/v1/account/list': [ADA, BOB, CLEO],
+      // The server leaves out who is a member already and searches by name or account.
+      'GET /api/v1/project/members/5/candidates': (call: RecordedCall) => {
+        const key = (call.query.get('key') ?? '').toLowerCase();
+        return [ADA, BOB, CLEO].filter(
+          (m) =>
+            !members.some((x) => x.id === m.id) &&
+            (m.name.toLowerCase().includes(key) || m.account.includes(key)),
+        );
+      },
       'POST /api/v1/project/members/5': (call: RecordedCall) => {
         const body = call.body as { account_ids: number[]; role: 0 | 1 };
         // Someone else added Cleo meanwhile: the first try is refused.
@@ -62,9 +70,19 @@ describe('workgroup detail: members', () => {
     await user.click(within(panel).getByRole('button', { name: 'Add' }));
     expect(await within(panel).findByText('Member is found')).toBeInTheDocument();
     await user.click(within(panel).getByRole('combobox'));
-    // Ada is a member already: only Bob and Cleo are offered.
-    await user.click(await option('Bob (bob@demo.local)'));
+    // Ada is a member already: only Bob and Cleo are offered; typing asks the server.
+    expect(await option('Cleo (cleo@demo.local)')).toBeInTheDocument();
     expect(document.querySelector('.ant-select-item-option[title^="Ada"]')).toBeNull();
+    await user.type(within(panel).getByRole('combobox'), 'bo');
+    await waitFor(() =>
+      expect(calls.some((c) => c.path.endsWith('/candidates') && c.query.get('key') === 'bo')).toBe(
+        true,
+      ),
+    );
+    await waitFor(() =>
+      expect(document.querySelector('.ant-select-item-option[title^="Cleo"]')).toBeNull(),
+    );
+    await user.click(await option('Bob (bob@demo.local)'));
     await user.click(within(panel).getByRole('radio', { name: 'Administrator' }));
     await user.click(within(panel).getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('The member is already in the workgroup')).toBeInTheDocument();

@@ -20,6 +20,7 @@ import {
   workgroupRoutes,
   type AccountWorkgroupSchema,
   type GroupMemberRowSchema,
+  type MemberCandidate,
   type ProjectResource,
   type ResourceCandidateSchema,
   type Workgroup,
@@ -71,7 +72,8 @@ export const workgroupAdminKeys = {
   candidates: (id: number, kind: ResourceKind, filter: SearchFilter) =>
     ['workgroup-admin', 'candidates', id, kind, filter] as const,
   members: (id: number, filter: KeyFilter) => ['workgroup-admin', 'members', id, filter] as const,
-  memberIds: (id: number) => ['workgroup-admin', 'members', id, 'ids'] as const,
+  memberCandidates: (id: number, key: string) =>
+    ['workgroup-admin', 'members', id, 'candidates', key] as const,
   groups: (id: number, page: number) => ['workgroup-admin', 'groups', id, page] as const,
   groupIds: (id: number) => ['workgroup-admin', 'groups', id, 'ids'] as const,
   groupMembers: (id: number, groupId: number, page: number) =>
@@ -80,7 +82,6 @@ export const workgroupAdminKeys = {
     ['workgroup-admin', 'account', accountId, page] as const,
   accountWorkgroupIds: (accountId: number) =>
     ['workgroup-admin', 'account', accountId, 'ids'] as const,
-  memberNames: ['workgroup-admin', 'member-names'] as const,
   teamGroups: ['workgroup-admin', 'team-groups'] as const,
 };
 
@@ -270,21 +271,20 @@ export function useWorkgroupMembersQuery(
   });
 }
 
-/** Every direct member's id, so the add panel offers only the others. */
-export function useWorkgroupMemberIdsQuery(
+/** Team members not in the workgroup yet, by name or account (the Distribute picker). */
+export function useMemberCandidatesQuery(
   id: number,
-  enabled: boolean,
-): UseQueryResult<Set<number>> {
+  key: string,
+): UseQueryResult<MemberCandidate[]> {
   return useQuery({
-    queryKey: workgroupAdminKeys.memberIds(id),
-    queryFn: async () => {
-      const page = await callApi(workgroupRoutes.listWorkgroupMembers, {
+    queryKey: workgroupAdminKeys.memberCandidates(id, key),
+    queryFn: () =>
+      callApi(workgroupRoutes.workgroupMemberCandidates, {
         params: { id },
-        query: { page: 1, page_size: PAGE_SIZE_MAX },
-      });
-      return new Set(page.objects.map((m) => m.id));
-    },
-    enabled: enabled && id > 0,
+        query: { key: text(key) },
+      }),
+    placeholderData: keepPreviousData,
+    enabled: id > 0,
   });
 }
 
@@ -330,17 +330,6 @@ export function useRemoveWorkgroupMembersMutation(
       }),
     meta: { silent: true },
     onSuccess: refresh,
-  });
-}
-
-/** The team's members for the pickers (id, name, account). */
-export function useMemberNamesQuery(
-  enabled: boolean,
-): UseQueryResult<{ id: number; name: string; account: string }[]> {
-  return useQuery({
-    queryKey: workgroupAdminKeys.memberNames,
-    queryFn: () => callApi(teamRoutes.memberNames),
-    enabled,
   });
 }
 

@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ProjectResource } from '@portcullis/contract';
 import { mockApi, type RecordedCall } from '../../test/api-mock';
 import { account, paged, shellReplies } from '../../test/fixtures';
 import { findDialog, renderApp } from '../../test/render';
+import { workgroupMember } from '../workgroup-admin/fixtures';
+import { option } from '../workgroup-admin/test-kit';
 import { projectResource, workgroup } from './test-fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -123,6 +125,78 @@ describe('workgroup detail', () => {
       expect(
         await screen.findByText('The workgroup does not exist', {}, { timeout: 15_000 }),
       ).toBeInTheDocument();
+    },
+    SLOW,
+  );
+
+  it(
+    'gives the workgroup’s own administrator a members tab, and an ordinary member none',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const ada = workgroupMember({ id: 7, name: 'Ada', account: 'ada@demo.local', role: 1 });
+      const bob = workgroupMember({ id: 8, name: 'Bob', account: 'bob@demo.local' });
+      let members = [ada, bob];
+      let manages = true;
+      const { calls } = mockApi({
+        ...shellReplies(MEMBER),
+        'GET /api/v1/project/5': () =>
+          workgroup({ id: 5, name: 'Ops', my_role: manages ? 1 : 0, can_manage: manages }),
+        'GET /api/v1/project/resources/5': paged([projectResource()]),
+        'GET /api/v1/project/members/5': () => paged(members),
+        'GET /api/v1/project/members/5/candidates': [
+          { id: 9, name: 'Cleo', account: 'cleo@demo.local' },
+        ],
+        'POST /api/v1/project/members/5': (call: RecordedCall) => {
+          if ((call.body as { account_ids: number[] }).account_ids.includes(9))
+            members = [
+              ...members,
+              workgroupMember({ id: 9, name: 'Cleo', account: 'cleo@demo.local' }),
+            ];
+          return { ok: true };
+        },
+        'PATCH /api/project/5/member': (call: RecordedCall) => {
+          const body = call.body as { account_id: number; role: 0 | 1 };
+          members = members.map((m) => (m.id === body.account_id ? { ...m, role: body.role } : m));
+          return members.find((m) => m.id === body.account_id);
+        },
+        'DELETE /api/v1/project/members/5': (call: RecordedCall) => {
+          const ids = (call.body as { account_ids: number[] }).account_ids;
+          members = members.filter((m) => !ids.includes(m.id));
+          return { ok: true };
+        },
+      });
+      const app = renderApp('/operation/workgroup/5?type=member');
+      const bobRow = (await screen.findByText('bob@demo.local', {}, { timeout: 15_000 })).closest(
+        'tr',
+      ) as HTMLElement;
+      // Ordinary team members have no member pages: the name is text, not a link.
+      expect(within(bobRow).queryByRole('link')).toBeNull();
+      expect(screen.getByRole('tab', { name: 'Members', selected: true })).toBeInTheDocument();
+
+      await user.click(screen.getByRole('button', { name: /Distribute/ }));
+      const panel = await findDialog('Add member');
+      await user.click(within(panel).getByRole('combobox'));
+      await user.click(await option('Cleo (cleo@demo.local)'));
+      await user.click(within(panel).getByRole('button', { name: 'Add' }));
+      const cleoRow = (await screen.findByText('cleo@demo.local')).closest('tr') as HTMLElement;
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ account_ids: [9], role: 0 });
+
+      await user.click(within(bobRow).getByRole('combobox', { name: 'Type of Bob' }));
+      await user.click(await option('Administrator'));
+      await screen.findByText('Change successfully!');
+      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ account_id: 8, role: 1 });
+
+      await user.click(within(cleoRow).getByRole('button', { name: /Delete Cleo/ }));
+      const confirm = await screen.findByRole('tooltip', { name: /Delete this member/ });
+      await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+      await waitFor(() => expect(screen.queryByText('cleo@demo.local')).toBeNull());
+      app.unmount();
+
+      // Someone who does not manage it gets the servers tab, whatever the URL says.
+      manages = false;
+      renderApp('/operation/workgroup/5?type=member');
+      expect(await screen.findByText('server-11', {}, { timeout: 15_000 })).toBeInTheDocument();
+      expect(screen.queryByRole('tab', { name: 'Members' })).toBeNull();
     },
     SLOW,
   );

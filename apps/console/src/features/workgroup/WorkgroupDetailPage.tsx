@@ -1,8 +1,9 @@
 /**
  * A workgroup as a member uses it (spec 1 §2.7, route workgroupdetail): tabs servers (ecs) and
  * databases (rds) from the `type` query, a search by name or IP (q_name, q_ip, kept in the URL),
- * and the resource table with its panels. A workgroup the member does not reach answers like
- * one that does not exist.
+ * and the resource table with its panels; for whoever manages the workgroup (its own
+ * administrators, spec 2 §6) also a members tab (type member). A workgroup the member does not
+ * reach answers like one that does not exist.
  */
 import type { ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
@@ -12,14 +13,19 @@ import { useTranslation } from 'react-i18next';
 import './workgroup.css';
 import { useErrorText } from '../../shared/i18n/errors';
 import { PageHeader } from '../../shared/layout/PageHeader';
+import { MembersTab } from '../workgroup-admin/components/MembersTab';
 import { useWorkgroupQuery } from './api';
 import { ResourceTable } from './components/ResourceTable';
-import { WORKGROUP_PATHS, type ResourceTab } from './paths';
+import { WORKGROUP_PATHS, type DetailTab } from './paths';
 
-const TABS: readonly ResourceTab[] = ['ecs', 'rds'];
+const RESOURCE_TABS = ['ecs', 'rds'] as const;
 
-/** The tab of a `type` query value; anything unknown is the servers tab. */
-export function resourceTab(value: string | null): ResourceTab {
+/**
+ * The tab of a `type` query value; anything unknown, or the members tab for someone who does not
+ * manage the workgroup, is the servers tab.
+ */
+export function detailTab(value: string | null, canManage: boolean): DetailTab {
+  if (value === 'member' && canManage) return 'member';
   return value === 'rds' ? 'rds' : 'ecs';
 }
 
@@ -31,7 +37,6 @@ export function WorkgroupDetailPage(): ReactNode {
   const validId = Number.isInteger(id) && id > 0 ? id : 0;
   const [params, setParams] = useSearchParams();
   const workgroup = useWorkgroupQuery(validId);
-  const tab = resourceTab(params.get('type'));
   const search = { q_name: params.get('q_name') ?? '', q_ip: params.get('q_ip') ?? '' };
 
   const back = (
@@ -58,6 +63,8 @@ export function WorkgroupDetailPage(): ReactNode {
     );
   }
   const w = workgroup.data;
+  const tab = detailTab(params.get('type'), w.can_manage);
+  const tabs: DetailTab[] = w.can_manage ? [...RESOURCE_TABS, 'member'] : [...RESOURCE_TABS];
 
   const onSearch = (next: { q_name?: string; q_ip?: string }): void => {
     const query = new URLSearchParams({ type: tab });
@@ -86,18 +93,21 @@ export function WorkgroupDetailPage(): ReactNode {
         activeKey={tab}
         destroyOnHidden
         onChange={(key) => setParams({ type: key })}
-        items={TABS.map((key) => ({
+        items={tabs.map((key) => ({
           key,
           label: t(`workgroup.tab.${key}`),
-          children: (
-            <ResourceTable
-              workgroup={w}
-              tab={key}
-              search={search}
-              onSearch={onSearch}
-              key={`${key}:${search.q_name}:${search.q_ip}`}
-            />
-          ),
+          children:
+            key === 'member' ? (
+              <MembersTab workgroup={w} />
+            ) : (
+              <ResourceTable
+                workgroup={w}
+                tab={key}
+                search={search}
+                onSearch={onSearch}
+                key={`${key}:${search.q_name}:${search.q_ip}`}
+              />
+            ),
         }))}
       />
     </>

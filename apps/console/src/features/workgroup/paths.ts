@@ -8,6 +8,8 @@ export const WORKGROUP_PATHS = {
 } as const;
 
 export type ResourceTab = 'ecs' | 'rds';
+/** The detail's tabs: the resources, and the members for whoever manages the workgroup. */
+export type DetailTab = ResourceTab | 'member';
 
 /** A workgroup's detail: the tab (type ecs or rds) and an optional search by name or address. */
 export function workgroupDetailPath(

@@ -122,6 +122,32 @@ describe('workgroup members and groups', () => {
       );
     });
 
+    it('offers the Distribute picker the team members not in it yet, to those who manage it', async () => {
+      const candidates = async (client: TestClient, query = '') =>
+        (await client.get(`/api/v1/project/members/${wg}/candidates${query}`)).json() as {
+          id: number;
+          account: string;
+        }[];
+      // Alice and Bob are members; Carol (removed above) and the administrator are not.
+      const forAdmin = (await candidates(admin)).map((m) => m.id);
+      expect(forAdmin).toContain(carol.id);
+      expect(forAdmin).not.toContain(alice.id);
+      expect(forAdmin).not.toContain(bob.id);
+      expect(forAdmin).not.toContain(otherTeamAccount);
+      // The workgroup administrator Alice gets the same, searched by account.
+      expect((await candidates(alice.client, '?key=CAROL')).map((m) => m.account)).toEqual([
+        'carol@demo.local',
+      ]);
+      expect(await candidates(alice.client, '?key=nobody-here')).toEqual([]);
+      // An ordinary member learns no names; a stranger learns the workgroup does not exist.
+      expect(failure(await bob.client.get(`/api/v1/project/members/${wg}/candidates`))).toBe(
+        '403 NeedPrivilege',
+      );
+      expect(failure(await carol.client.get(`/api/v1/project/members/${wg}/candidates`))).toBe(
+        '404 ProjectNotFound',
+      );
+    });
+
     it('removes members, refusing one who is not a member', async () => {
       expect(failure(await removeMembers(wg, [carol.id]))).toBe('404 AccountNotFound');
       expect((await removeMembers(wg, [bob.id])).statusCode).toBe(200);

@@ -3,6 +3,7 @@
  * administrators (1, 3) manage the members of any workgroup of their team; anyone else only
  * of a workgroup they administer. Used also by the member's page (Distribute and Exit).
  */
+import { MEMBER_CANDIDATES_MAX } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import type { AccountRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -93,6 +94,36 @@ export async function listMembers(
     total,
     query,
   );
+}
+
+/**
+ * Team members who are not direct members of the workgroup yet: the Distribute picker of whoever
+ * manages it. A workgroup administrator who is an ordinary team member sees the team's names
+ * only here, only for a workgroup they administer.
+ */
+export async function listMemberCandidates(
+  ctx: AppContext,
+  auth: AuthContext,
+  projectId: number,
+  key: string | undefined,
+) {
+  const project = await manageableProject(ctx, auth, projectId);
+  let query = ctx.db
+    .selectFrom('account')
+    .select(['account.id', 'account.name', 'account.account'])
+    .where('account.company_id', '=', auth.company.id)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('project_member')
+            .select('project_member.account_id')
+            .whereRef('project_member.account_id', '=', 'account.id')
+            .where('project_member.project_id', '=', project.id),
+        ),
+      ),
+    );
+  if (key) query = query.where(containsText(['account.name', 'account.account'], key));
+  return query.orderBy('account.name').orderBy('account.id').limit(MEMBER_CANDIDATES_MAX).execute();
 }
 
 /** Adds accounts to workgroups; ProjectAccountExist (nothing added) when one already is. */

@@ -6,7 +6,13 @@ import { registerRoute } from '../../plugins/app/route';
 import { ansibleInventory, exportWorkgroupResources } from './export';
 import { addGroups, groupMembers, listGroups, removeGroups } from './groups';
 import { accountWorkgroups, bulkAdd, bulkDelete } from './member-workgroups';
-import { addMembers, changeMemberRole, listMembers, removeMembers } from './members';
+import {
+  addMembers,
+  changeMemberRole,
+  listMemberCandidates,
+  listMembers,
+  removeMembers,
+} from './members';
 import {
   addResources,
   listCandidates,
@@ -106,6 +112,9 @@ export function registerWorkgroupRoutes(app: FastifyInstance, ctx: AppContext): 
 
   registerRoute(app, r.listWorkgroupMembers, ({ params, query, request }) =>
     listMembers(ctx, requireAuth(request), params.id, query),
+  );
+  registerRoute(app, r.workgroupMemberCandidates, ({ params, query, request }) =>
+    listMemberCandidates(ctx, requireAuth(request), params.id, query.key),
   );
   registerRoute(app, r.addWorkgroupMembers, async ({ params, body, request }) => {
     await addMembers(ctx, requireAuth(request), params.id, body.account_ids, body.role);

@@ -164,6 +164,7 @@ describe('visibility of workgroups, resources and codes', () => {
         }),
     ],
     ['list members', (c, i) => c.get(`/api/v1/project/members/${i.wg}`)],
+    ['member candidates', (c, i) => c.get(`/api/v1/project/members/${i.wg}/candidates`)],
     [
       'add a member',
       (c, i, self) => c.post(`/api/v1/project/members/${i.wg}`, { account_ids: [self] }),

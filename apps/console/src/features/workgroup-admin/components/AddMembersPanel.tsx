@@ -1,29 +1,29 @@
-import type { ReactNode } from 'react';
-import { App, Button, Form, Radio, Select, Space } from 'antd';
+import { useState, type ReactNode } from 'react';
+import { App, Button, Form, Radio, Select, Space, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { WorkgroupRole } from '@portcullis/contract';
+import { MEMBER_CANDIDATES_MAX, WorkgroupRole } from '@portcullis/contract';
+import { useDebounced } from '../../../shared/hooks/useDebounced';
 import { pickRules } from '../../../shared/form/rules';
 import { useErrorText } from '../../../shared/i18n/errors';
 import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
-import {
-  useAddWorkgroupMembersMutation,
-  useMemberNamesQuery,
-  useWorkgroupMemberIdsQuery,
-  type MemberRole,
-} from '../api';
+import { useAddWorkgroupMembersMutation, useMemberCandidatesQuery, type MemberRole } from '../api';
 import { useRoleOptions } from './roles';
 
 export const ADD_MEMBERS_PANEL = 'panel/workgroup-admin/add-members';
 
+/** Typing in the picker asks the server once the keys stop for this long. */
+const SEARCH_DEBOUNCE_MS = 250;
+
 interface PickForm {
-  members: number[];
+  members: PickedMember[];
   role: MemberRole;
 }
 
 /**
- * Add member (Distribute): team members who are not direct members yet, searched by name or
- * account, as ordinary members or administrators. Adding none answers with the spec's text
+ * Add member (Distribute): team members who are not direct members yet, searched on the server
+ * by name or account (a workgroup administrator who is an ordinary team member sees names only
+ * this way), as ordinary members or administrators. Adding none answers with the spec's text
  * ('Member is found'); a member added meanwhile by someone else gets ProjectAccountExist.
  */
 export function AddMembersPanel({ workgroupId }: { workgroupId: number }): ReactNode {
@@ -36,25 +36,33 @@ export function AddMembersPanel({ workgroupId }: { workgroupId: number }): React
   );
 }
 
+/** A chosen member keeps its label while the search shows others. */
+interface PickedMember {
+  value: number;
+  label: string;
+}
+
 function PickMembers({ workgroupId }: { workgroupId: number }): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const panel = usePanel();
   const roleOptions = useRoleOptions();
-  const names = useMemberNamesQuery(true);
-  const inWorkgroup = useWorkgroupMemberIdsQuery(workgroupId, true);
+  const [search, setSearch] = useState('');
+  const key = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
+  const candidates = useMemberCandidatesQuery(workgroupId, key);
   const add = useAddWorkgroupMembersMutation(workgroupId);
-  const options = (names.data ?? [])
-    .filter((m) => !inWorkgroup.data?.has(m.id))
-    .map((m) => ({ value: m.id, label: `${m.name} (${m.account})` }));
+  const options = (candidates.data ?? []).map((m) => ({
+    value: m.id,
+    label: `${m.name} (${m.account})`,
+  }));
   return (
     <Form<PickForm>
       layout="vertical"
       initialValues={{ members: [], role: WorkgroupRole.Ordinary }}
       onFinish={(values) =>
         add.mutate(
-          { accountIds: values.members, role: values.role },
+          { accountIds: values.members.map((m) => m.value), role: values.role },
           {
             onSuccess: () => {
               void message.success(t('messages.addSuccess'));
@@ -68,16 +76,22 @@ function PickMembers({ workgroupId }: { workgroupId: number }): ReactNode {
       <Form.Item
         name="members"
         label={t('workgroup-admin.members.pick')}
+        extra={t('workgroup-admin.members.pickHint', { count: MEMBER_CANDIDATES_MAX })}
         rules={pickRules(t('messages.memberNotChosen'))}
       >
-        <Select
+        <Select<PickedMember[]>
           mode="multiple"
+          labelInValue
           allowClear
-          showSearch={{ optionFilterProp: 'label' }}
-          loading={names.isPending || inWorkgroup.isPending}
+          // The server searches (name or account) and leaves out who is in the workgroup already.
+          showSearch={{ filterOption: false, onSearch: setSearch }}
+          // Choosing one clears the typed text: the list shows everyone again.
+          onSelect={() => setSearch('')}
+          onBlur={() => setSearch('')}
+          loading={candidates.isFetching}
           placeholder={t('workgroup-admin.members.pickPlaceholder')}
           options={options}
-          notFoundContent={t('messages.noData')}
+          notFoundContent={candidates.isFetching ? <Spin size="small" /> : t('messages.noData')}
         />
       </Form.Item>
       <Form.Item name="role" label={t('workgroup-admin.members.roleField')}>

@@ -1,5 +1,6 @@
 /**
- * A workgroup's members tab (spec 2 §2 Workgroup detail, §6): Distribute (add members as
+ * A workgroup's members tab (spec 2 §2 Workgroup detail, §6; also on the members' workgroup
+ * detail for the workgroup's own administrators): Distribute (add members as
  * administrators or ordinary members), batch Delete, a search by name or account, and the table
  * of name (linking to the member's workgroups), account, type (changeable in place) and Delete.
  */
@@ -8,10 +9,11 @@ import { Link } from 'react-router-dom';
 import { App, Avatar, Button, Empty, Input, Popconfirm, Select, Space, Table } from 'antd';
 import { DeleteOutlined, ShareAltOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { Workgroup } from '@portcullis/contract';
+import { canSeeMenu, type Workgroup } from '@portcullis/contract';
 import { useErrorText } from '../../../shared/i18n/errors';
 import { usePanel } from '../../../shared/panel/panel-context';
 import { accountWorkgroupsPath } from '../../../shared/routes';
+import { roleOf, useCurrentAccountQuery } from '../../../shared/session/session';
 import { formatEpoch } from '../../../shared/time/format';
 import {
   useChangeMemberRoleMutation,
@@ -31,6 +33,9 @@ export function MembersTab({ workgroup }: { workgroup: Workgroup }): ReactNode {
   const errorText = useErrorText();
   const panel = usePanel();
   const roleOptions = useRoleOptions();
+  // A workgroup administrator who is an ordinary team member has no member pages to link to.
+  const me = useCurrentAccountQuery().data;
+  const linksToMember = me !== undefined && canSeeMenu(roleOf(me), 'workgroupManage');
   const [filter, setFilter] = useState<KeyFilter>({ page: 1 });
   const [search, setSearch] = useState('');
   const [selectedIds, setSelectedIds] = useState<number[]>([]);
@@ -115,7 +120,11 @@ export function MembersTab({ workgroup }: { workgroup: Workgroup }): ReactNode {
             render: (_: unknown, m: WorkgroupMember) => (
               <Space>
                 <Avatar size="small" src={m.avatar || undefined} icon={<UserOutlined />} />
-                <Link to={accountWorkgroupsPath(m.id, m.name)}>{m.name}</Link>
+                {linksToMember ? (
+                  <Link to={accountWorkgroupsPath(m.id, m.name)}>{m.name}</Link>
+                ) : (
+                  m.name
+                )}
               </Space>
             ),
           },
