@@ -161,6 +161,20 @@ describe('the line filter', () => {
     expect(stored()).toBe(`ls\r${HIDDEN}\rpwd\n`);
   });
 
+  it('tells what it holds as it would be stored, without writing or changing it', () => {
+    const { f, stored } = filter('input');
+    f.push('cat secret-tok');
+    expect(f.pending()).toBe('cat secret-tok');
+    f.push('en');
+    // Whole now: stored as the placeholder, and asking twice changes nothing.
+    expect(f.pending()).toBe(HIDDEN);
+    expect(f.pending()).toBe(HIDDEN);
+    expect(stored()).toBe('');
+    f.push(' more\r');
+    expect(stored()).toBe(`${HIDDEN}\r`);
+    expect(f.pending()).toBe('');
+  });
+
   it('releases what it holds when the stream ends', () => {
     const { f, stored } = filter();
     f.push('$ ');

@@ -119,6 +119,11 @@ export interface LineFilter {
   push(text: string): void;
   /** Checks and writes what is held (the stream ended, or the recording closes). */
   end(): void;
+  /**
+   * What {@link end} would write now, without writing it or changing anything: the held
+   * partial line as it would be stored (the placeholder when it completes a condition).
+   */
+  pending(): string;
 }
 
 export interface LineFilterOptions {
@@ -234,6 +239,13 @@ export function createLineFilter(
       timer = undefined;
       const out = release(true);
       if (out.length > 0) write(out);
+    },
+    pending() {
+      if (held.length === 0) return '';
+      const state = { tail, hidden };
+      const out = piece(held);
+      ({ tail, hidden } = state);
+      return out;
     },
   };
 }

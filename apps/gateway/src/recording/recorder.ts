@@ -13,7 +13,9 @@
  * (log-filter.ts) before they become events: a line that contains a condition is stored as a
  * placeholder, and a partial line waits there (HOLD_MS; the start of a possible condition up
  * to KEEP_MS) until it can be checked. An event's time is when it is written, so held text
- * appears in playback when it was released.
+ * appears in playback when it was released. So that a SIGKILL does not lose what the filters
+ * hold (up to seconds), each flush also leaves it, as it would be stored, in a sidecar
+ * (`<id>.cast.held`, see {@link heldSpoolFile}) that the uploader appends after a crash.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,6 +79,16 @@ export function spoolFile(dir: string, connectionId: number): string {
   return path.join(dir, `${connectionId}.cast`);
 }
 
+/**
+ * The sidecar of a recording whose log filters hold partial lines: a first line
+ * `{"cast_bytes":N}` (the spool's size it follows), then the held text as events. It is
+ * replaced at each flush and removed when the recording closes; after a crash the uploader
+ * appends its events to a spool of exactly that size (see uploader.ts).
+ */
+export function heldSpoolFile(dir: string, connectionId: number): string {
+  return `${spoolFile(dir, connectionId)}.held`;
+}
+
 export function createSessionRecorder(
   dir: string,
   connectionId: number,
@@ -87,6 +99,7 @@ export function createSessionRecorder(
   logFilter?: LogFilterMatcher,
 ): SessionRecorder {
   const file = spoolFile(dir, connectionId);
+  const heldFile = heldSpoolFile(dir, connectionId);
   let started: bigint | undefined;
   let pending: string[] = [];
   let pendingBytes = 0;
@@ -100,7 +113,11 @@ export function createSessionRecorder(
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   /** Line filters holding partial lines, released (checked) when the recording closes. */
-  const lineFilters = new Set<LineFilter>();
+  const lineFilters = new Map<LineFilter, 'o' | 'i'>();
+  /** The spool's size after the writes so far (bytes). */
+  let castBytes = 0;
+  /** What the sidecar on disk holds (the filters' pending text, keyed), '' for no sidecar. */
+  let heldOnDisk = '';
 
   // Fail closed (ARCHITECTURE.md): a session whose recording cannot be written is ended.
   const fail = (err: unknown, what: string): void => {
@@ -111,20 +128,50 @@ export function createSessionRecorder(
     logger.error({ err, connection_id: connectionId }, what);
     onFailure();
   };
-  const fd = fs.promises.open(file, 'a', 0o600);
+  const fd = fs.promises.open(file, 'a', 0o600).then(async (handle) => {
+    castBytes = (await handle.stat()).size;
+    return handle;
+  });
   fd.catch((err: unknown) => fail(err, 'the recording spool could not be opened'));
+
+  /** The filters' held text, as `end()` would store it now, one key per stream. */
+  const heldNow = (): { key: string; events: () => string } => {
+    const parts = [...lineFilters].map(([filter, code]) => [code, filter.pending()] as const);
+    const held = parts.filter(([, text]) => text.length > 0);
+    return {
+      key: held.map(([code, text]) => `${code}${text}`).join('\0'),
+      events: () => held.map(([code, text]) => eventLine(seconds(), code, text)).join(''),
+    };
+  };
+  const writeHeld = async (events: string): Promise<void> => {
+    if (events.length === 0) return fs.promises.rm(heldFile, { force: true });
+    const head = JSON.stringify({ cast_bytes: castBytes });
+    await fs.promises.writeFile(heldFile, `${head}\n${events}`, { mode: 0o600 });
+  };
 
   const flush = (): Promise<void> => {
     clearTimeout(timer);
     timer = undefined;
     if (writing) return writing;
-    if (pending.length === 0 || failed) return Promise.resolve();
+    if (failed) return Promise.resolve();
+    // Taken in the same tick as `pending`: the sidecar holds exactly what the spool lacks.
+    const held = lineFilters.size > 0 || heldOnDisk ? heldNow() : undefined;
+    const heldChanged = held !== undefined && held.key !== heldOnDisk;
+    if (pending.length === 0 && !heldChanged) return Promise.resolve();
     const text = pending.join('');
+    const heldEvents = heldChanged ? held.events() : '';
     pending = [];
     pendingBytes = 0;
     writing = (async () => {
       try {
-        await (await fd).write(text);
+        if (text.length > 0) {
+          await (await fd).write(text);
+          castBytes += Buffer.byteLength(text);
+        }
+        if (heldChanged) {
+          await writeHeld(heldEvents);
+          heldOnDisk = held.key;
+        }
       } catch (err) {
         fail(err, 'the recording spool write failed');
       }
@@ -245,9 +292,13 @@ export function createSessionRecorder(
           breaks: code === 'o' ? 'output' : 'input',
           write: write(code),
         });
-        lineFilters.add(filter);
+        lineFilters.set(filter, code);
         return {
-          push: (text) => filter.push(text),
+          push: (text) => {
+            filter.push(text);
+            // What it now holds reaches the sidecar within a flush period.
+            if (!closed && !failed) timer ??= setTimeout(() => void flush(), FLUSH_MS);
+          },
           end: () => {
             lineFilters.delete(filter);
             filter.end();
@@ -277,12 +328,12 @@ export function createSessionRecorder(
     async close() {
       if (closed) return;
       // Partial lines still held are checked and written: a channel that never ended.
-      for (const filter of lineFilters) filter.end();
+      for (const filter of lineFilters.keys()) filter.end();
       lineFilters.clear();
       clearTimeout(timer);
       timer = undefined;
       await flush(); // a write in progress
-      await flush(); // what waited behind it
+      await flush(); // what waited behind it, and the sidecar's removal
       closed = true;
       if (dropped > 0) {
         logger.warn(

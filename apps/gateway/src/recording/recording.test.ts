@@ -7,7 +7,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger';
 import type { GatewayMessage } from '../control/protocol';
-import { createRecordings, recordingSpool, STREAM_RECORD_BYTES, type Recordings } from './index';
+import {
+  createRecordings,
+  logFilterMatcher,
+  recordingSpool,
+  STREAM_RECORD_BYTES,
+  type Recordings,
+} from './index';
 
 type Chunk = Extract<GatewayMessage, { type: 'recording_chunk' }>;
 
@@ -117,6 +123,69 @@ describe('session recordings', () => {
     expect(await recordings.idle(5000)).toBe(true);
     expect(server.held.get(42)!.toString()).toBe(cast);
     expect(fs.readdirSync(spool)).toEqual(['not-a-recording.txt']);
+  });
+
+  it('recovers what the log filters held when the gateway died, hidden where it must be', async () => {
+    const dir = dataDir();
+    const server = fakeServer({ connected: () => false });
+    const first = start(dir, server);
+    const session = first.open(9, () => undefined, logFilterMatcher(['secret-token']));
+    const tap = session.channel({ cols: 80, rows: 24 }, { input: true });
+    // A prompt and a half-typed line are held (a condition may start at their end) ...
+    tap.output(Buffer.from('ok\r\n$ '));
+    tap.input(Buffer.from('echo secret-to'));
+    // ... longer than a flush period: the sidecar has them now.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const spool = recordingSpool(dir);
+    // What the disk holds at this moment is what a SIGKILL would leave: copy it aside.
+    const crashed = dataDir();
+    fs.cpSync(spool, recordingSpool(crashed), { recursive: true });
+    expect(fs.readdirSync(recordingSpool(crashed)).sort()).toEqual(['9.cast', '9.cast.held']);
+    await session.close();
+    // On close every held line is released into the spool, and the sidecar goes.
+    expect(fs.readdirSync(spool)).toEqual(['9.cast']);
+
+    const again = fakeServer();
+    const restarted = start(crashed, again);
+    restarted.onConnected();
+    expect(await restarted.idle(5000)).toBe(true);
+    const lines = again.held.get(9)!.toString('utf8').trimEnd().split('\n');
+    const events = lines.slice(1).map((l) => JSON.parse(l) as [number, string, string]);
+    expect(events.map((e) => [e[1], e[2]])).toEqual([
+      ['o', 'ok\r\n'],
+      ['o', '$ '],
+      ['i', 'echo '], // released after its hold
+      ['i', 'secret-to'], // kept back as a condition's possible start: from the sidecar
+    ]);
+    expect(fs.readdirSync(recordingSpool(crashed))).toEqual([]);
+  });
+
+  it('drops a sidecar that does not follow the spool (a write it does not know of)', async () => {
+    const dir = dataDir();
+    const first = start(dir, fakeServer({ connected: () => false }));
+    const session = first.open(10, () => undefined, logFilterMatcher(['secret-token']));
+    session.channel({ cols: 80, rows: 24 }, { input: true }).input(Buffer.from('cat secret-tok'));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const stale = dataDir();
+    fs.cpSync(recordingSpool(dir), recordingSpool(stale), { recursive: true });
+    await session.close();
+    fs.appendFileSync(path.join(recordingSpool(stale), '10.cast'), '[0.9, "o", "later"]\n');
+
+    const server = fakeServer();
+    const restarted = start(stale, server);
+    restarted.onConnected();
+    expect(await restarted.idle(5000)).toBe(true);
+    const text = server.held.get(10)!.toString('utf8');
+    const events = text
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => JSON.parse(l) as unknown[]);
+    expect(events.map((e) => e.slice(1))).toEqual([
+      ['i', 'cat '],
+      ['o', 'later'],
+    ]);
+    expect(fs.readdirSync(recordingSpool(stale))).toEqual([]);
   });
 
   it('keeps the spool while the channel is down, and sends it once connected', async () => {

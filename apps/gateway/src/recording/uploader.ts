@@ -6,7 +6,10 @@
  * chunk only costs a resend (the server keeps chunks idempotently by offset).
  *
  * Files found in the spool at start-up belong to sessions a previous run did not finish (a
- * crash, a SIGKILL): they upload as soon as the server welcomes this gateway.
+ * crash, a SIGKILL): they upload as soon as the server welcomes this gateway. What the log
+ * filters held back at the crash (a sidecar, see recorder.ts heldSpoolFile) is appended first,
+ * when the sidecar follows exactly the spool's size (else it is from before a write the spool
+ * has, and is dropped).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +20,39 @@ const PUMP_MS = 500;
 /** An unanswered chunk is sent again after this long. */
 const ACK_TIMEOUT_MS = 15_000;
 const SPOOL_NAME = /^([1-9][0-9]{0,15})\.cast$/;
+const HELD_SUFFIX = '.held';
+
+/** Appends a crashed recording's held text when its sidecar matches; removes the sidecar. */
+function recoverHeld(dir: string, name: string, logger: Logger): void {
+  const spool = path.join(dir, name);
+  const sidecar = `${spool}${HELD_SUFFIX}`;
+  let text: string;
+  try {
+    text = fs.readFileSync(sidecar, 'utf8');
+  } catch {
+    return; // none: nothing was held
+  }
+  try {
+    const newline = text.indexOf('\n');
+    const head = JSON.parse(text.slice(0, newline)) as { cast_bytes?: unknown };
+    const events = text.slice(newline + 1);
+    // Written whole or not at all matters: a torn sidecar has a last line without its newline.
+    if (
+      newline > 0 &&
+      head.cast_bytes === fs.statSync(spool).size &&
+      events.endsWith('\n') &&
+      events
+        .split('\n')
+        .slice(0, -1)
+        .every((line) => Array.isArray(JSON.parse(line)))
+    ) {
+      fs.appendFileSync(spool, events);
+    }
+  } catch (err) {
+    logger.warn({ err, file: sidecar }, 'a recording’s held text could not be recovered');
+  }
+  fs.rmSync(sidecar, { force: true });
+}
 
 interface Upload {
   /** Bytes the server is known to hold. */
@@ -53,9 +89,17 @@ export function createUploader(
 ): Uploader {
   const uploads = new Map<number, Upload>();
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (const name of fs.readdirSync(dir)) {
+  const names = fs.readdirSync(dir);
+  for (const name of names) {
     const match = SPOOL_NAME.exec(name);
-    if (match) uploads.set(Number(match[1]), { acked: 0, sentAt: 0, finished: true });
+    if (!match) continue;
+    recoverHeld(dir, name, logger);
+    uploads.set(Number(match[1]), { acked: 0, sentAt: 0, finished: true });
+  }
+  // A sidecar without its spool (the recording was uploaded and deleted): nothing to add to.
+  for (const name of names) {
+    if (name.endsWith(`.cast${HELD_SUFFIX}`) && !names.includes(name.slice(0, -HELD_SUFFIX.length)))
+      fs.rmSync(path.join(dir, name), { force: true });
   }
   if (uploads.size > 0) {
     logger.info({ recordings: uploads.size }, 'recordings left from a previous run will upload');

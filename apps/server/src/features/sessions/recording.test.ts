@@ -67,6 +67,7 @@ describe('terminal recordings through the SSH proxy', () => {
   let key: string;
   let address: string;
   let code: string;
+  let labId: number;
   const children: ChildProcess[] = [];
 
   const lastConnection = () =>
@@ -86,6 +87,7 @@ describe('terminal recordings through the SSH proxy', () => {
     address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     admin = await signedIn(t);
     const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    labId = lab;
     key = /PORTCULLIS_KEY='([^']+)'/.exec(
       (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
     )![1]!;
@@ -253,6 +255,8 @@ describe('terminal recordings through the SSH proxy', () => {
     );
     fs.renameSync(teamFolder, `${teamFolder}.aside`);
     fs.writeFileSync(teamFolder, 'blocked');
+    // A log filter: the gateway holds a half-typed line that may start its condition.
+    await admin.post('/api/log_filter', { network_id: labId, condition: 'secret-token' });
     const first = startChild();
     await waitFor(
       () =>
@@ -277,6 +281,9 @@ describe('terminal recordings through the SSH proxy', () => {
     ssh.stdout.on('data', (d: Buffer) => (seen += d.toString()));
     ssh.stdin.write('echo before-$((40+2))-kill\n');
     await waitFor(() => (seen.includes('before-42-kill') ? true : undefined));
+    // Typed, not entered: held back by the log filter (it may be the condition's start).
+    ssh.stdin.write('echo half-typed secret-to');
+    await waitFor(() => (seen.includes('secret-to') ? true : undefined));
     // The recorder writes its spool at least every 250 ms: wait past that, then kill.
     await new Promise((resolve) => setTimeout(resolve, 600));
     const exited = new Promise((resolve) => first.on('exit', resolve));
@@ -288,6 +295,9 @@ describe('terminal recordings through the SSH proxy', () => {
     const spool = path.join(dataDir, 'recordings', `${row.id}.cast`);
     const spooled = fs.readFileSync(spool, 'utf8');
     expect(spooled).toContain('before-42-kill');
+    // The held part is not in the spool but beside it, and joins the recording at restart.
+    expect(spooled).not.toContain('secret-to');
+    expect(fs.readFileSync(`${spool}.held`, 'utf8')).toContain('secret-to');
     const stored = path.join(teamFolder, `${row.id}.cast`);
     fs.rmSync(teamFolder);
     fs.renameSync(`${teamFolder}.aside`, teamFolder);
@@ -296,9 +306,11 @@ describe('terminal recordings through the SSH proxy', () => {
     // The restarted gateway uploads the rest and then drops its spool.
     const second = startChild();
     await waitFor(() => (fs.existsSync(spool) ? undefined : true), 20_000);
-    expect(fs.readFileSync(stored, 'utf8')).toBe(spooled);
     const cast = parseCast((await download(admin, row.id)).body);
+    expect(fs.readFileSync(stored, 'utf8').startsWith(spooled)).toBe(true);
     expect(cast.output).toContain('before-42-kill');
+    expect(cast.output).toContain('echo half-typed secret-to');
+    expect(cast.input).toContain('echo half-typed secret-to');
     expect((await lastConnection()).recording).toBe(1);
     second.kill('SIGTERM');
   }, 60_000);
