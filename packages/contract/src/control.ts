@@ -161,10 +161,16 @@ export const SessionCredentialSchema = z
     username: z.string().min(1).max(255),
     password: z.string().max(1024).optional(),
     private_key: PrivateKeyText.optional(),
+    /**
+     * A "team account password" login user (auth_type 2): nothing is stored, the member types
+     * the login user's password at connect and the gateway tries it on the target.
+     */
+    ask_password: z.literal(true).optional(),
   })
-  .refine((c) => (c.password === undefined) !== (c.private_key === undefined), {
-    message: 'one of password and private_key',
-  });
+  .refine(
+    (c) => [c.password, c.private_key, c.ask_password].filter((v) => v !== undefined).length === 1,
+    { message: 'one of password, private_key and ask_password' },
+  );
 export type SessionCredential = z.infer<typeof SessionCredentialSchema>;
 
 /**

@@ -8,11 +8,17 @@
  * The server answers every check (fail closed). Once it says yes, the gateway fetches this
  * session's credential and logs in to the target before accepting the client, so a target that
  * refuses is reported to the client like any other refusal: as an SSH banner, and logged.
+ *
+ * A login user set to "team account password" (auth_type 2) has no stored credential: the
+ * member types the login user's password. After the code is proven the gateway answers with
+ * partial success and keyboard-interactive, asks for the password (in the same exchange when
+ * the code came by keyboard-interactive), and tries it on the target, {@link PASSWORD_TRIES}
+ * times at most. The password is used for that login only, never logged or stored.
  */
-import type { AuthContext, Client, Connection } from 'ssh2';
+import type { AuthContext, Client, Connection, KeyboardAuthContext } from 'ssh2';
 import ssh2 from 'ssh2';
 import type { SessionControlApi, Outcome } from '../control/session-requests';
-import type { ResolvedCode, SessionRefusal } from '../control/protocol';
+import type { ResolvedCode, SessionCredential, SessionRefusal } from '../control/protocol';
 import type { CommandPolicy } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { logFilterMatcher, type LogFilterMatcher } from '../recording';
@@ -22,6 +28,8 @@ import { connectUpstream, upstreamReason } from './upstream';
 const METHODS: AuthContext['method'][] = ['publickey', 'keyboard-interactive', 'password'];
 /** Refusals after which another key or method may still succeed: the client may go on. */
 const RETRYABLE = new Set(['AccountPubKeyNotFound', 'AccountPubKeyError', 'PasswordError']);
+/** Wrong target passwords allowed before the connection is refused (as sshd's default). */
+export const PASSWORD_TRIES = 3;
 
 export interface AcceptedSession {
   resolved: ResolvedCode;
@@ -36,6 +44,15 @@ export interface AcceptedSession {
 
 type Resolved = Outcome<{ resolved: ResolvedCode; grant: string }>;
 
+/** A proven code whose target login waits for the member to type the login user's password. */
+interface AwaitingPassword {
+  resolved: ResolvedCode;
+  grant: string;
+  credential: SessionCredential;
+  username: string;
+  tries: number;
+}
+
 export interface AuthDeps {
   client: Connection;
   clientIp: string;
@@ -48,6 +65,7 @@ export interface AuthDeps {
 export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promise<void> {
   const { client, clientIp, control, logger } = deps;
   let done = false;
+  let awaiting: AwaitingPassword | undefined;
 
   const refuse = (ctx: AuthContext, refusal: SessionRefusal): void => {
     // The code (the user name) is a secret: never logged, not even masked beyond its length.
@@ -94,34 +112,56 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
     }
   };
 
-  return async (ctx) => {
-    if (done) return void ctx.reject([]);
-    const outcome = await resolve(ctx);
-    if (!outcome) return;
-    if (!outcome.ok) return refuse(ctx, outcome.refusal);
-    const { resolved, grant } = outcome;
-    if (ctx.method === 'password' && resolved.type !== 'tmp_share') {
-      // A code's own login is a key or the keyboard prompt; a password here means nothing.
-      return refuse(ctx, {
-        code: 'PasswordError',
-        message: 'A code logs in with your SSH key or keyboard-interactive',
-      });
-    }
-    const username = resolved.login_users[0];
-    if (!username) return refuse(ctx, { code: 'TunnelNotFound', message: 'No login user' });
-    const credential = await control.credential(grant, username);
-    if (!credential.ok) return refuse(ctx, credential.refusal);
-    let upstream: Client;
+  /** Logs in to the target; undefined after refusing (or inviting another password). */
+  const loginTarget = async (
+    ctx: AuthContext,
+    resolved: ResolvedCode,
+    credential: SessionCredential,
+  ): Promise<Client | undefined> => {
     try {
-      upstream = await connectUpstream(credential.credential);
+      return await connectUpstream(credential);
     } catch (err) {
       const reason = upstreamReason(err);
       logger.warn(
         { ip: clientIp, resource_id: resolved.resource.id, reason },
         'target login failed',
       );
-      return refuse(ctx, { code: 'InvalidResource', message: `The resource refused: ${reason}` });
+      const typed = awaiting && (err as { level?: string }).level === 'client-authentication';
+      if (typed && awaiting && ++awaiting.tries < PASSWORD_TRIES) {
+        sendBanner(client, 'Portcullis: the server refused the password; try again', logger);
+        ctx.reject(['keyboard-interactive'], true);
+        return undefined;
+      }
+      refuse(ctx, { code: 'InvalidResource', message: `The resource refused: ${reason}` });
+      return undefined;
     }
+  };
+
+  /** Asks for the login user's password (keyboard-interactive) and logs in with it. */
+  const askPassword = async (ctx: KeyboardAuthContext, wait: AwaitingPassword): Promise<void> => {
+    const answers = await new Promise<string[] | Error>((answered) =>
+      ctx.prompt(
+        [{ prompt: `Password for ${wait.username}@${wait.resolved.resource.name}: `, echo: false }],
+        'Portcullis',
+        'The login user signs in with its own password.',
+        answered,
+      ),
+    );
+    if (answers instanceof Error || done) return;
+    const password = answers[0] ?? '';
+    const upstream = await loginTarget(ctx, wait.resolved, { ...wait.credential, password });
+    if (!upstream) return;
+    awaiting = undefined;
+    await openSession(ctx, wait.resolved, wait.grant, wait.username, upstream);
+  };
+
+  const openSession = async (
+    ctx: AuthContext,
+    resolved: ResolvedCode,
+    grant: string,
+    username: string,
+    upstream: Client,
+  ): Promise<void> => {
     const started = await control.start(grant, clientIp, 'ssh');
     if (!started.ok) {
       upstream.end();
@@ -148,5 +188,38 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
       logFilter: logFilterMatcher(started.logFilters),
     });
     ctx.accept();
+  };
+
+  return async (ctx) => {
+    if (done) return void ctx.reject([]);
+    if (awaiting) {
+      // The code is proven: only the login user's password is missing.
+      if (ctx.method !== 'keyboard-interactive')
+        return void ctx.reject(['keyboard-interactive'], true);
+      return askPassword(ctx, awaiting);
+    }
+    const outcome = await resolve(ctx);
+    if (!outcome) return;
+    if (!outcome.ok) return refuse(ctx, outcome.refusal);
+    const { resolved, grant } = outcome;
+    if (ctx.method === 'password' && resolved.type !== 'tmp_share') {
+      // A code's own login is a key or the keyboard prompt; a password here means nothing.
+      return refuse(ctx, {
+        code: 'PasswordError',
+        message: 'A code logs in with your SSH key or keyboard-interactive',
+      });
+    }
+    const username = resolved.login_users[0];
+    if (!username) return refuse(ctx, { code: 'TunnelNotFound', message: 'No login user' });
+    const credential = await control.credential(grant, username);
+    if (!credential.ok) return refuse(ctx, credential.refusal);
+    if (credential.credential.ask_password) {
+      awaiting = { resolved, grant, credential: credential.credential, username, tries: 0 };
+      if (ctx.method === 'keyboard-interactive') return askPassword(ctx, awaiting);
+      return void ctx.reject(['keyboard-interactive'], true);
+    }
+    const upstream = await loginTarget(ctx, resolved, credential.credential);
+    if (!upstream) return;
+    await openSession(ctx, resolved, grant, username, upstream);
   };
 }

@@ -6,6 +6,10 @@
  * and relays: binary frames are terminal bytes both ways, text frames are JSON (resize from
  * the browser; ready and closed from the gateway).
  *
+ * A "team account password" login user (auth_type 2) has no stored credential: the gateway
+ * asks for the login user's password in the terminal itself (not echoed, not recorded: the
+ * recording starts after the login), {@link PASSWORD_TRIES} tries, as the SSH proxy does.
+ *
  * Flow control: output is read from the target only while the WebSocket's send buffer is
  * below HIGH_WATER, so a flood (`cat /dev/urandom`) slows the target instead of filling the
  * gateway's memory or freezing the browser; input pauses the socket while the target's
@@ -29,9 +33,14 @@ import {
   type SessionRecorder,
 } from '../recording';
 import { blockedNotice, CommandFilter } from '../ssh-proxy/security-mode/command-filter';
+import { PASSWORD_TRIES } from '../ssh-proxy/auth';
 import { connectUpstream, upstreamReason } from '../ssh-proxy/upstream';
+import type { SessionCredential } from '../control/protocol';
+import { createPasswordPrompt, type PasswordPrompt } from './password-prompt';
 
 const AUTH_TIMEOUT_MS = 10_000;
+/** The server's grant lives 60 s: a password typed later could not start the session. */
+const PASSWORD_TIMEOUT_MS = 55_000;
 const HIGH_WATER = 1024 * 1024;
 const LOW_WATER = 256 * 1024;
 const TERM = 'xterm-256color';
@@ -68,7 +77,9 @@ function bytes(data: RawData): Buffer {
 
 export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDeps): void {
   const { control, logger } = deps;
-  let state: 'auth' | 'opening' | 'open' | 'closed' = 'auth';
+  let state: 'auth' | 'opening' | 'password' | 'open' | 'closed' = 'auth';
+  /** While state is 'password': the prompt reading the login user's password. */
+  let prompt: PasswordPrompt | undefined;
   let upstream: Client | undefined;
   let channel: ClientChannel | undefined;
   let recorder: SessionRecorder | undefined;
@@ -101,6 +112,7 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     if (state === 'closed') return;
     state = 'closed';
     clearTimeout(authTimer);
+    prompt?.cancel();
     sendJson({ type: 'closed', code, message });
     // The close reason is limited to 123 bytes: the code only; the text went in the frame.
     ws.close(wsCode, code);
@@ -141,6 +153,31 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     opened.on('close', () => finish('SessionEnded', 'The session ended', CLOSE_ENDED));
   };
 
+  const sendText = (text: string): void => {
+    if (ws.readyState === WebSocket.OPEN) ws.send(Buffer.from(text), { binary: true });
+  };
+  /** Shows `label`, reads a line of input without echo; undefined when cancelled or late. */
+  const askPassword = (label: string): Promise<string | undefined> =>
+    new Promise((resolve) => {
+      state = 'password';
+      sendText(label);
+      const timer = setTimeout(() => {
+        prompt?.cancel();
+        refuse('InvalidResource', 'No password arrived in time');
+      }, PASSWORD_TIMEOUT_MS);
+      prompt = createPasswordPrompt((password) => {
+        clearTimeout(timer);
+        prompt = undefined;
+        if (password === undefined) {
+          refuse('InvalidResource', 'The password prompt was cancelled');
+          return resolve(undefined);
+        }
+        if (state === 'password') state = 'opening';
+        sendText('\r\n');
+        resolve(password);
+      });
+    });
+
   // A function, not a comparison: TypeScript would keep its narrowing across the awaits.
   const gone = (): boolean => state === 'closed';
   const open = async (auth: AuthMessage): Promise<void> => {
@@ -152,16 +189,41 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     const credential = await control.credential(resolved.grant, username);
     if (gone()) return;
     if (!credential.ok) return refuse(credential.refusal.code, credential.refusal.message);
-    try {
-      upstream = await connectUpstream(credential.credential);
-    } catch (err) {
-      const reason = upstreamReason(err);
-      logger.warn(
-        { ip: clientIp, resource_id: resolved.resolved.resource.id, reason },
-        'target login failed',
-      );
-      return refuse('InvalidResource', `The resource refused: ${reason}`);
+    const login = async (with_: SessionCredential): Promise<Client | 'refused' | 'again'> => {
+      try {
+        return await connectUpstream(with_);
+      } catch (err) {
+        const reason = upstreamReason(err);
+        logger.warn(
+          { ip: clientIp, resource_id: resolved.resolved.resource.id, reason },
+          'target login failed',
+        );
+        const typed = with_.password !== undefined && credential.credential.ask_password;
+        if (typed && (err as { level?: string }).level === 'client-authentication') return 'again';
+        refuse('InvalidResource', `The resource refused: ${reason}`);
+        return 'refused';
+      }
+    };
+    let connected: Client | 'refused' | 'again' = 'again';
+    if (!credential.credential.ask_password) connected = await login(credential.credential);
+    else {
+      const label = `${username}@${resolved.resolved.resource.name}`;
+      for (let tries = 0; connected === 'again'; tries++) {
+        if (tries === PASSWORD_TRIES) {
+          return refuse(
+            'InvalidResource',
+            'The resource refused: the server refused the login credential',
+          );
+        }
+        if (tries > 0) sendText('Portcullis: the server refused the password; try again\r\n');
+        const password = await askPassword(`Password for ${label}: `);
+        if (password === undefined || gone()) return;
+        connected = await login({ ...credential.credential, password });
+        if (gone()) return;
+      }
     }
+    if (connected === 'refused' || connected === 'again') return;
+    upstream = connected;
     if (gone()) return release();
     upstream.on('close', () =>
       finish('SessionEnded', 'The server closed the connection', CLOSE_ENDED),
@@ -229,6 +291,10 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
         logger.error({ err }, 'web terminal failed unexpectedly');
         finish('UnknowError', 'The terminal could not be opened', CLOSE_FAILED);
       });
+      return;
+    }
+    if (state === 'password') {
+      if (isBinary) prompt?.push(bytes(data));
       return;
     }
     if (state !== 'open' || !channel) return;

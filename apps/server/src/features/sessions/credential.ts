@@ -1,12 +1,11 @@
 /**
  * The target credential for one session, by the login user's auth_type (spec 2 §3 instance
  * data list): 0 the host password stored (sealed) with the login user, 1 the resource's own
- * private key that the key upload installed (features/autologin).
- *
- * auth_type 2, "team account password", is refused: the spec names it but never says where
- * that password comes from or how it reaches the server, and the product stores no password of
- * a member that could stand in for it (member passwords are kept only as argon2 hashes). Rather
- * than guess, a session for such a login user fails with InvalidResource and says why.
+ * private key that the key upload installed (features/autologin), 2 "team account password":
+ * no password is stored for it (the spec never says where one would come from, and member
+ * passwords are kept only as argon2 hashes), so the member types the login user's password at
+ * connect (the SSH proxy asks by keyboard-interactive, the web terminal in the terminal) and
+ * the gateway tries it on the target for that login only.
  */
 import type { ResolvedCode, SessionCredential } from '@portcullis/contract';
 import type { AppContext } from '../../context';
@@ -51,12 +50,7 @@ export async function sessionCredential(
     const key = await resourcePrivateKey(ctx, resolved.resource.id);
     if (key) return { ...target, private_key: key };
   }
-  if (login.auth_type === 2) {
-    throw new ExplainedRefusal(
-      'InvalidResource',
-      'team account password login is not supported by this gateway; ask an administrator to use a host password or SSH key for this login user',
-    );
-  }
+  if (login.auth_type === 2) return { ...target, ask_password: true };
   // A host password never set, or no key made for the resource yet.
   throw new ExplainedRefusal('InvalidResource', 'no credential is set for this login user');
 }

@@ -71,6 +71,8 @@ describe('the web terminal with a real gateway and sshd', () => {
   let dir: string;
   let port: number;
   let web: number;
+  /** The same sshd as a "team account password" login user (auth_type 2). */
+  let teamWeb: number;
 
   const token = async (who = erin.client) =>
     who.post('/api/web_terminal/token', { project_resource_id: web });
@@ -107,6 +109,17 @@ describe('the web terminal with a real gateway and sshd', () => {
     frank = await member(t, 'frank@demo.local');
     await addMembersTo(admin, wg, [erin.id, frank.id]);
     web = await projectResourceId(admin, wg, server.json().id as number);
+    const team = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'team-sshd',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: sshd.port,
+      login_users: [{ username: sshd.user, auth_type: 2 }],
+    });
+    expect(team.statusCode, team.body).toBe(200);
+    await addResourcesTo(admin, wg, [team.json().id as number]);
+    teamWeb = await projectResourceId(admin, wg, team.json().id as number);
 
     port = await freePort();
     gateway = startGateway({
@@ -118,8 +131,10 @@ describe('the web terminal with a real gateway and sshd', () => {
     });
     await gateway.connected;
     expect(await gateway.webTerminal).toEqual({ port });
-    const code = await erin.client.post('/api/tunnel', { project_resource_id: web });
-    expect(code.statusCode, code.body).toBe(200);
+    for (const project_resource_id of [web, teamWeb]) {
+      const code = await erin.client.post('/api/tunnel', { project_resource_id });
+      expect(code.statusCode, code.body).toBe(200);
+    }
     // A cluster log filter: the recording stores its lines as a placeholder.
     const filter = await admin.post('/api/log_filter', { network_id: lab, condition: 'Hush' });
     expect(filter.statusCode, filter.body).toBe(200);
@@ -253,6 +268,62 @@ describe('the web terminal with a real gateway and sshd', () => {
     fs.rmSync(done, { force: true });
     term.ws.close();
     await term.closed;
+  });
+
+  it('asks for a team-account-password login user’s password in the terminal, unrecorded', async () => {
+    const issued = (
+      await erin.client.post('/api/web_terminal/token', { project_resource_id: teamWeb })
+    ).json() as { token: string; url: string };
+    const term = openTerminal(issued.url, issued.token);
+    const prompt = `Password for ${sshd.user}@team-sshd: `;
+    await until(() => term.output().includes(prompt));
+    // Not echoed; Backspace edits; a wrong one asks again.
+    term.type('wrong-secret\r');
+    await until(() => term.output().includes('the server refused the password; try again'));
+    await until(() => term.output().split(prompt).length === 3);
+    term.type(`${sshd.password}x\x7f\r`);
+    await until(() => term.messages.some((m) => m.type === 'ready'));
+    expect(term.output()).not.toContain('wrong-secret');
+    expect(term.output()).not.toContain(sshd.password);
+    term.type('echo team-$((6*7))\r');
+    await until(() => term.output().includes('team-42'));
+    const [row] = await liveWetty();
+    term.type('exit\r');
+    expect(await term.closed).toEqual({ code: 1000, reason: 'SessionEnded' });
+
+    expect(await gateway.recordings!.idle(10_000)).toBe(true);
+    const cast = await admin.get(`/api/download_tunnel_log?connection_id=${row!.id}`);
+    expect(cast.body).toContain('team-42');
+    expect(cast.body).not.toContain('wrong-secret');
+    expect(cast.body).not.toContain(sshd.password);
+    expect(t.logs()).not.toContain('wrong-secret');
+  });
+
+  it('ends the terminal when the member cancels the password prompt or fails three times', async () => {
+    const open = async () => {
+      const issued = (
+        await erin.client.post('/api/web_terminal/token', { project_resource_id: teamWeb })
+      ).json() as { token: string; url: string };
+      const term = openTerminal(issued.url, issued.token);
+      await until(() => term.output().includes('Password for'));
+      return term;
+    };
+    const cancelled = await open();
+    cancelled.type('half\x03');
+    expect((await cancelled.closed).code).toBe(4403);
+    expect(cancelled.messages.at(-1)).toMatchObject({
+      type: 'closed',
+      code: 'InvalidResource',
+      message: 'The password prompt was cancelled',
+    });
+    const failing = await open();
+    for (let i = 1; i <= 3; i++) {
+      await until(() => failing.output().split('Password for').length === i + 1);
+      failing.type('nope\r');
+    }
+    expect((await failing.closed).code).toBe(4403);
+    expect(failing.messages.at(-1)).toMatchObject({ type: 'closed', code: 'InvalidResource' });
+    expect(await liveWetty()).toEqual([]);
   });
 
   it('never logs a token or a code', async () => {

@@ -59,7 +59,11 @@ function Session({
     const send = (message: object) => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
     };
-    ws.onopen = () => send({ type: 'auth', token: ticket.token, cols: term.cols, rows: term.rows });
+    ws.onopen = () => {
+      send({ type: 'auth', token: ticket.token, cols: term.cols, rows: term.rows });
+      // A login user with its own password is asked for it here, before the session is ready.
+      term.focus();
+    };
     ws.onmessage = (event: MessageEvent<ArrayBuffer | string>) => {
       if (typeof event.data !== 'string') return term.write(new Uint8Array(event.data));
       const message = parse(event.data);
