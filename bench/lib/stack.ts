@@ -86,7 +86,13 @@ async function startGatewayProcess(
 ): Promise<ChildProcess> {
   const child = fork(path.join(root, 'bench', 'lib', 'gateway-process.ts'), [], {
     cwd: root,
-    execArgv: ['--expose-gc', '--import', 'tsx'],
+    // BENCH_GATEWAY_NODE_ARGS: extra Node options for the gateway alone (`--cpu-prof`).
+    execArgv: [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

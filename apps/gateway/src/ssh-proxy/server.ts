@@ -13,6 +13,7 @@ import type { Logger } from '../core/logger';
 import { hideMatch, type Recordings, type SessionRecorder } from '../recording';
 import { createAuthenticator, type AcceptedSession } from './auth';
 import { bridgeSession, type BridgeEvents } from './channels';
+import { shareTheLoop, socketOf } from './fair-read';
 import { loadHostKey } from './host-key';
 
 export interface SshProxyOptions {
@@ -84,6 +85,8 @@ export async function startSshProxy(options: SshProxyOptions): Promise<SshProxy>
       client.on('ready', () => {
         const upstream: Client | undefined = session?.upstream;
         if (!upstream) return void client.end();
+        const socket = socketOf(client);
+        if (socket) shareTheLoop(socket);
         client.on('session', (accept) =>
           bridgeSession(accept(), upstream, logger, {
             onStart: (kind) =>

@@ -7,6 +7,7 @@
 // ssh2 is CommonJS: Node's ESM loader sees only its default export.
 import ssh2, { type Client } from 'ssh2';
 import type { SessionCredential } from '../control/protocol';
+import { shareTheLoop, socketOf } from './fair-read';
 
 const READY_TIMEOUT_MS = 20_000;
 
@@ -20,6 +21,8 @@ export function connectUpstream(credential: SessionCredential): Promise<Client> 
     };
     client.once('ready', () => {
       client.removeListener('error', fail);
+      const socket = socketOf(client);
+      if (socket) shareTheLoop(socket);
       resolve(client);
     });
     client.once('error', fail);
