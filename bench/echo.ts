@@ -4,14 +4,15 @@
  * byte come back per key (cat's), so each sample pairs with its key; with the terminal's own
  * echo on, the first byte back would be the line discipline's, a hair earlier than cat's.
  *
- * Idle, the gateway and the direct path run side by side, offset by half a period, so that the
- * shared machine's slow spells hit both alike. Beside a bulk transfer, each path is measured in
+ * Idle, the gateway, the direct path and a bare ssh2 relay (lib/bare-relay.ts: the floor, what
+ * ssh2 and one more process cost with nothing of the product around them) run side by side,
+ * offset by a third of a period, so that the shared machine's slow spells hit all alike. Beside a bulk transfer, each path is measured in
  * turn while a download loops over that same path (through the gateway: through the gateway).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { quantile, say, sleep } from './lib/proc';
-import type { PathName, Stack } from './lib/stack';
+import type { PathName, SshPath, Stack } from './lib/stack';
 
 const PERIOD_MS = 50;
 
@@ -21,13 +22,17 @@ export interface EchoStats {
   p99: number;
 }
 
+/** The paths echo compares: the gateway, direct, the OpenSSH jump host and the bare relay. */
+export type EchoPath = 'gw' | 'direct' | 'viajump' | 'bare';
+export const ECHO_PATHS: readonly EchoPath[] = ['gw', 'direct', 'viajump', 'bare'];
+
 export interface EchoResult {
-  idle: Record<'gw' | 'direct', EchoStats>;
-  loaded: Record<'gw' | 'direct', EchoStats>;
+  idle: Record<EchoPath, EchoStats>;
+  loaded: Record<EchoPath, EchoStats>;
 }
 
 /** Opens the raw session and resolves once the remote cat reads. */
-async function openEcho(stack: Stack, pathName: PathName): Promise<ChildProcess> {
+async function openEcho(stack: Stack, pathName: SshPath): Promise<ChildProcess> {
   const child = spawn(
     'ssh',
     [...stack.ssh(pathName, ['-tt']), 'stty raw -echo; printf READY; cat'],
@@ -98,7 +103,7 @@ function close(child: ChildProcess): void {
 }
 
 /** Downloads over and over on a path until stopped. */
-function bulkLoop(stack: Stack, pathName: PathName): { stop: () => Promise<void> } {
+function bulkLoop(stack: Stack, pathName: SshPath): { stop: () => Promise<void> } {
   let running = true;
   let current: ChildProcess | undefined;
   const loop = (async () => {
@@ -120,23 +125,24 @@ function bulkLoop(stack: Stack, pathName: PathName): { stop: () => Promise<void>
 
 export async function runEcho(stack: Stack, samples: number): Promise<EchoResult> {
   say(`echo idle: ${samples} samples per path, gateway and direct side by side`);
-  const gw = await openEcho(stack, 'gw');
-  const direct = await openEcho(stack, 'direct');
+  const sessions: ChildProcess[] = [];
+  for (const p of ECHO_PATHS) sessions.push(await openEcho(stack, p));
+  const side = (count: number, at: number) =>
+    Promise.all(
+      sessions.map((s, i) => measure(s, count, at + (i * PERIOD_MS) / ECHO_PATHS.length)),
+    );
   // Warm-up: a few unmeasured keys each.
-  const warm = performance.now() + 100;
-  await Promise.all([measure(gw, 20, warm), measure(direct, 20, warm + PERIOD_MS / 2)]);
-  gw.stdout!.removeAllListeners('data');
-  direct.stdout!.removeAllListeners('data');
-  const start = performance.now() + 100;
-  const [gwIdle, directIdle] = await Promise.all([
-    measure(gw, samples, start),
-    measure(direct, samples, start + PERIOD_MS / 2),
-  ]);
-  close(gw);
-  close(direct);
+  await side(20, performance.now() + 100);
+  for (const s of sessions) s.stdout!.removeAllListeners('data');
+  const idleRuns = await side(samples, performance.now() + 100);
+  for (const s of sessions) close(s);
+  const idle = Object.fromEntries(ECHO_PATHS.map((p, i) => [p, stats(idleRuns[i]!)])) as Record<
+    EchoPath,
+    EchoStats
+  >;
 
-  const loaded = {} as Record<'gw' | 'direct', EchoStats>;
-  for (const p of ['gw', 'direct'] as const) {
+  const loaded = {} as Record<EchoPath, EchoStats>;
+  for (const p of ECHO_PATHS) {
     say(`echo beside a bulk download via ${p}: ${samples} samples`);
     const load = bulkLoop(stack, p);
     await sleep(2000);
@@ -145,5 +151,5 @@ export async function runEcho(stack: Stack, samples: number): Promise<EchoResult
     close(session);
     await load.stop();
   }
-  return { idle: { gw: stats(gwIdle), direct: stats(directIdle) }, loaded };
+  return { idle, loaded };
 }

@@ -149,6 +149,25 @@ function echoSection(r: EchoResult, targets: string[]): string {
       ],
       rows,
     ),
+    '',
+    'For scale, in the same runs: OpenSSH itself as a jump host (`ssh -J` through a second sshd,',
+    'C and a process per connection), and a bare ssh2 relay in a process of its own',
+    '(bench/lib/bare-relay.ts: ssh2 with nothing of the product around it; the floor under the',
+    'gateway). Idle: all four side by side; loaded: each beside a bulk download through itself.',
+    '',
+    table(
+      ['condition', 'path', 'p50', 'added p50', 'p99', 'added p99'],
+      (['idle', 'loaded'] as const).flatMap((k) =>
+        (['viajump', 'bare', 'gw'] as const).map((p) => [
+          k === 'idle' ? 'idle' : 'beside a bulk download',
+          p === 'bare' ? 'bare ssh2 relay' : p === 'viajump' ? 'OpenSSH jump host' : 'gateway',
+          f(r[k][p].p50, 3),
+          f(r[k][p].p50 - r[k].direct.p50, 3),
+          f(r[k][p].p99, 3),
+          f(r[k][p].p99 - r[k].direct.p99, 3),
+        ]),
+      ),
+    ),
   ].join('\n');
 }
 

@@ -36,6 +36,8 @@ import { say, timed } from './proc';
 
 export const CIPHER = 'aes128-gcm@openssh.com';
 export type PathName = 'gw' | 'direct' | 'viajump';
+/** Also bare: a bare ssh2 relay in its own process (bare-relay.ts), the floor under the gateway. */
+export type SshPath = PathName | 'bare';
 
 export interface Stack {
   dir: string;
@@ -54,7 +56,7 @@ export interface Stack {
   /** The member's private key (OpenSSH format), for ssh2 clients. */
   memberKey: string;
   /** Arguments that make `ssh` take one of the paths; append the remote command. */
-  ssh(pathName: PathName, extra?: string[]): string[];
+  ssh(pathName: SshPath, extra?: string[]): string[];
   /** Asks the gateway to collect garbage (so that its RSS settles). */
   gatewayGc(): Promise<void>;
   stop(): Promise<void>;
@@ -120,6 +122,31 @@ async function startGatewayProcess(
   return child;
 }
 
+/** The bare ssh2 relay (bare-relay.ts) in front of the target, on a free port. */
+async function startBareRelay(
+  root: string,
+  target: SshdPeer,
+): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = fork(path.join(root, 'bench', 'lib', 'bare-relay.ts'), [], {
+    cwd: root,
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      BARE_PORT: String(port),
+      BARE_TARGET_PORT: String(target.port),
+      BARE_TARGET_USER: target.user,
+      BARE_TARGET_PASSWORD: target.password,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(String(m)))));
+    child.once('exit', (code) => reject(new Error(`the bare relay exited (${code})`)));
+  });
+  return { port, child };
+}
+
 export async function startStack(root: string): Promise<Stack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-bench-'));
   say(`temp folder ${dir}`);
@@ -176,6 +203,7 @@ export async function startStack(root: string): Promise<Stack> {
   if (codeRes.statusCode !== 200) throw new Error(`create code: ${codeRes.body}`);
   const code = codeRes.json().code as string;
 
+  const bareRelay = await startBareRelay(root, target);
   const targetKey = path.join(dir, 'target_ed25519');
   const jumpKey = path.join(dir, 'jump_ed25519');
   writeKey(targetKey, target.privateKey);
@@ -206,6 +234,11 @@ export async function startStack(root: string): Promise<Stack> {
       `  Port ${target.port}`,
       `  User ${target.user}`,
       `  IdentityFile ${targetKey}`,
+      'Host bare',
+      '  HostName 127.0.0.1',
+      `  Port ${bareRelay.port}`,
+      '  User bench',
+      '  PreferredAuthentications none',
       'Host jumphost',
       '  HostName 127.0.0.1',
       `  Port ${jump.port}`,
@@ -256,6 +289,7 @@ export async function startStack(root: string): Promise<Stack> {
         await exited;
         clearTimeout(timer);
       }
+      bareRelay.child.kill('SIGTERM');
       await target.stop();
       await jump.stop();
       await t.close();
