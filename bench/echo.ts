@@ -12,7 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { quantile, say, sleep } from './lib/proc';
-import type { PathName, SshPath, Stack } from './lib/stack';
+import type { SshPath, Stack } from './lib/stack';
 
 const PERIOD_MS = 50;
 

@@ -6,10 +6,15 @@
  * garbage collection over IPC (node --expose-gc) before it reads the resident set size.
  *
  * Settings come from the environment: BENCH_GW_SERVER, BENCH_GW_KEY, BENCH_GW_DATA,
- * BENCH_GW_SSH_PORT, BENCH_GW_WEB_PORT. It prints "ready" on the IPC channel once both listen.
+ * BENCH_GW_SSH_PORT, BENCH_GW_WEB_PORT, and BENCH_GW_SSH_WORKERS (SSH worker processes, as
+ * main.ts's --ssh-workers: one per core by default, 0 for sessions in this process; the
+ * workers run this same file with --ssh-worker). It prints "ready" on the IPC channel once
+ * both listen.
  */
+import os from 'node:os';
 import { startGateway } from '../../apps/gateway/src/control/client';
 import { createLogger } from '../../apps/gateway/src/core/logger';
+import { runSshWorker, SSH_WORKER_FLAG } from '../../apps/gateway/src/ssh-proxy/pool/worker';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -17,36 +22,53 @@ const env = (name: string): string => {
   return value;
 };
 
-const dataDir = env('BENCH_GW_DATA');
-const gateway = startGateway({
-  server: env('BENCH_GW_SERVER'),
-  key: env('BENCH_GW_KEY'),
-  host: '127.0.0.1',
-  ports: {
-    ssh_port: Number(env('BENCH_GW_SSH_PORT')),
-    webssh_port: Number(env('BENCH_GW_WEB_PORT')),
-  },
-  logger: createLogger({ level: 'warn' }),
-  sshProxy: { dataDir, listenHost: '127.0.0.1' },
-  webTerminal: { dataDir, listenHost: '127.0.0.1' },
-});
+function startBenchGateway(): void {
+  const dataDir = env('BENCH_GW_DATA');
+  const workers = Number(process.env.BENCH_GW_SSH_WORKERS ?? os.availableParallelism());
+  const gateway = startGateway({
+    server: env('BENCH_GW_SERVER'),
+    key: env('BENCH_GW_KEY'),
+    host: '127.0.0.1',
+    ports: {
+      ssh_port: Number(env('BENCH_GW_SSH_PORT')),
+      webssh_port: Number(env('BENCH_GW_WEB_PORT')),
+    },
+    logger: createLogger({ level: 'warn' }),
+    sshProxy: {
+      dataDir,
+      listenHost: '127.0.0.1',
+      ...(workers > 0 && {
+        workers: {
+          count: workers,
+          entry: process.argv[1]!,
+          execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')),
+          logLevel: 'warn' as const,
+        },
+      }),
+    },
+    webTerminal: { dataDir, listenHost: '127.0.0.1' },
+  });
 
-const gc = (globalThis as { gc?: () => void }).gc;
+  const gc = (globalThis as { gc?: () => void }).gc;
 
-process.on('message', (message: unknown) => {
-  if (message === 'gc') {
-    gc?.();
-    gc?.();
-    process.send?.('gc-done');
-  } else if (message === 'stop') {
-    void gateway.stop().then(() => process.exit(0));
-  }
-});
+  process.on('message', (message: unknown) => {
+    if (message === 'gc') {
+      gc?.();
+      gc?.();
+      process.send?.('gc-done');
+    } else if (message === 'stop') {
+      void gateway.stop().then(() => process.exit(0));
+    }
+  });
 
-void Promise.all([gateway.connected, gateway.sshProxy, gateway.webTerminal]).then(
-  () => process.send?.('ready'),
-  (err: unknown) => {
-    process.stderr.write(`bench gateway: ${String(err)}\n`);
-    process.exit(1);
-  },
-);
+  void Promise.all([gateway.connected, gateway.sshProxy, gateway.webTerminal]).then(
+    () => process.send?.('ready'),
+    (err: unknown) => {
+      process.stderr.write(`bench gateway: ${String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+if (process.argv[2] === SSH_WORKER_FLAG) runSshWorker();
+else startBenchGateway();

@@ -7,20 +7,51 @@ import fs from 'node:fs';
 
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-/** User plus system CPU seconds a process has used so far. */
-export function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces; the fields after its closing parenthesis are
-  // state, ppid, … with utime and stime as the 12th and 13th of them.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+/** A process and its descendants (the gateway and its SSH workers). */
+export function processTree(pid: number): number[] {
+  const found = [pid];
+  for (let i = 0; i < found.length; i++) {
+    const p = found[i]!;
+    let children = '';
+    try {
+      children = fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    found.push(...children.trim().split(/\s+/).filter(Boolean).map(Number));
+  }
+  return found;
 }
 
-/** Resident set size in bytes. */
+function readOr(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** User plus system CPU seconds a process and its descendants have used so far. */
+export function cpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    const stat = readOr(`/proc/${p}/stat`);
+    if (!stat) continue;
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis
+    // are state, ppid, … with utime and stime as the 12th and 13th of them.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / CLOCK_TICKS;
+}
+
+/** Resident set size in bytes of a process and its descendants. */
 export function rssBytes(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
-  return Number(kb ?? 0) * 1024;
+  let kb = 0;
+  for (const p of processTree(pid)) {
+    kb += Number(/^VmRSS:\s+(\d+) kB/m.exec(readOr(`/proc/${p}/status`))?.[1] ?? 0);
+  }
+  return kb * 1024;
 }
 
 export interface Timed {

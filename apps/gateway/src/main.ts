@@ -16,8 +16,14 @@ import {
 } from './core/exit-codes';
 import { createLogger } from './core/logger';
 import { GATEWAY_VERSION } from './core/version';
+import { runSshWorker, SSH_WORKER_FLAG } from './ssh-proxy/pool/worker';
 
 async function main(): Promise<number> {
+  if (process.argv[2] === SSH_WORKER_FLAG) {
+    // Started by this gateway's primary: carry SSH sessions until it goes.
+    runSshWorker();
+    return new Promise<number>(() => undefined);
+  }
   let request: CliRequest;
   try {
     request = loadConfig(process.argv.slice(2), process.env);
@@ -62,7 +68,18 @@ async function main(): Promise<number> {
     host: config.host,
     ports: config.ports,
     logger,
-    sshProxy: { dataDir },
+    sshProxy: {
+      dataDir,
+      // The workers run this same entry file (main.ts under tsx, or the bundle) in worker mode.
+      ...(config.sshWorkers > 0 && {
+        workers: {
+          count: config.sshWorkers,
+          entry: process.argv[1]!,
+          execArgv: process.execArgv,
+          logLevel: config.logLevel,
+        },
+      }),
+    },
     webTerminal: { dataDir },
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -16,6 +16,7 @@ import { DEFAULT_PORTS } from '../core/ports';
 import { GATEWAY_VERSION } from '../core/version';
 import { createRecordings, type Recordings } from '../recording';
 import { startSshProxy, type SshProxy } from '../ssh-proxy/server';
+import { startSshProxyPool, type SshWorkersOptions } from '../ssh-proxy/pool/primary';
 import { startWebTerminal, type WebTerminal } from '../web-terminal/server';
 import { runTask, type TaskContext } from '../tasks';
 import { taskErrorText } from '../tasks/errors';
@@ -60,7 +61,12 @@ export interface GatewayOptions {
    * Runs the SSH proxy on ports.ssh_port (default 9998), its host key kept in `dataDir`.
    * Without it this gateway carries no SSH sessions (and does not report the `ssh` feature).
    */
-  sshProxy?: { dataDir: string; listenHost?: string };
+  sshProxy?: {
+    dataDir: string;
+    listenHost?: string;
+    /** Run the sessions in worker processes (ssh-proxy/pool); in this process without it. */
+    workers?: SshWorkersOptions;
+  };
   /**
    * Runs the web terminal on ports.webssh_port (default 8889); recordings are spooled in
    * `dataDir` (the SSH proxy's when both run). Reports the `webssh` feature.
@@ -148,15 +154,20 @@ export function startGateway(options: GatewayOptions): Gateway {
   const recordings = recordingDir
     ? createRecordings(recordingDir, (message) => connection?.send(message) ?? false, logger)
     : null;
-  const sshProxy: Promise<{ port: number } | null> = options.sshProxy
-    ? startSshProxy({
-        port: hello.ports.ssh_port,
-        host: options.sshProxy.listenHost,
-        dataDir: options.sshProxy.dataDir,
-        control: sessions,
-        logger,
-        ...(recordings && { recordings }),
-      }).then((started) => {
+  const proxyOptions = options.sshProxy && {
+    port: hello.ports.ssh_port,
+    host: options.sshProxy.listenHost,
+    dataDir: options.sshProxy.dataDir,
+    control: sessions,
+    logger,
+    ...(recordings && { recordings }),
+  };
+  const workers = options.sshProxy?.workers;
+  const sshProxy: Promise<{ port: number } | null> = proxyOptions
+    ? (workers && workers.count > 0
+        ? startSshProxyPool({ ...proxyOptions, workers })
+        : startSshProxy(proxyOptions)
+      ).then((started) => {
         proxy = started;
         return { port: started.port };
       })

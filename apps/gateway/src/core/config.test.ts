@@ -33,7 +33,19 @@ describe('loadConfig', () => {
       logLevel: 'info',
       keySource: 'flag',
       configFile: undefined,
+      // One SSH worker process per core unless told otherwise.
+      sshWorkers: os.availableParallelism(),
     });
+  });
+
+  it('reads the SSH workers from the flag, the environment or the file; 0 keeps them in', () => {
+    const base = ['--server', 'http://s:1', '--key', 'k'];
+    expect(run([...base, '--ssh-workers', '0']).sshWorkers).toBe(0);
+    expect(run(base, { PORTCULLIS_GATEWAY_SSH_WORKERS: '3' }).sshWorkers).toBe(3);
+    const config = file('workers.json', { server: 'http://s:1', key: 'k', ssh_workers: 4 });
+    expect(run(['--config', config]).sshWorkers).toBe(4);
+    for (const bad of ['-1', '65', '1.5', 'many'])
+      expect(() => run([...base, `--ssh-workers=${bad}`])).toThrow(/--ssh-workers must be/);
   });
 
   it('flags override the environment, which overrides the config file', () => {
@@ -106,6 +118,7 @@ describe('loadConfig', () => {
       { server: 'http://s:1', key: 'k', ports: { telnet_port: 23 } },
       '"ports" must be a port number',
     ],
+    [{ server: 'http://s:1', key: 'k', ssh_workers: '2' }, '"ssh_workers" must be a number'],
   ])('refuses the config file %j', (content, message) => {
     const p = file(`bad-${Math.random()}.json`, content);
     expect(() => loadConfig(['--config', p], {})).toThrow(message);

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { GatewayPortsSchema, type GatewayPorts } from '../control/protocol';
 import { controlUrl } from '../control/url';
@@ -22,6 +23,8 @@ export interface GatewayConfig {
   configFile?: string;
   /** Where the gateway keeps its own files (the SSH proxy's host key); never a credential. */
   dataDir?: string;
+  /** SSH worker processes; 0 runs SSH sessions in the gateway's own process. */
+  sshWorkers: number;
 }
 
 /** A problem with the input; its message is printed as is. */
@@ -38,19 +41,30 @@ Options:
   --server <url>       the Portcullis server (env PORTCULLIS_GATEWAY_SERVER)
   --key <key>          the cluster key (env PORTCULLIS_GATEWAY_KEY; prefer the env or the
                        config file: a key on the command line is visible to local users)
-  --config <file>      JSON config file with server, key, host, ports, log_level
+  --config <file>      JSON config file with server, key, host, ports, log_level, ssh_workers
                        (env PORTCULLIS_GATEWAY_CONFIG)
   --host <name>        host name clients use to reach this gateway (env PORTCULLIS_GATEWAY_HOST)
   --data-dir <dir>     the gateway's own files, e.g. the SSH proxy's host key
                        (env PORTCULLIS_GATEWAY_DATA_DIR; default: data/ beside
                        the --config file, else ./data/gateway)
   --log-level <level>  trace, debug, info, warn, error, fatal or silent (env PORTCULLIS_GATEWAY_LOG_LEVEL)
+  --ssh-workers <n>    processes that carry SSH sessions, 0-64; 0 keeps them in the gateway's own
+                       process (env PORTCULLIS_GATEWAY_SSH_WORKERS; default: one per CPU core)
   --help, --version
 
 Flags override the environment, which overrides the config file.
 Exit codes: 0 stopped, 2 bad input, 3 cluster key refused, 4 update required, 1 other failure.`;
 
-const FILE_FIELDS = new Set(['server', 'key', 'host', 'ports', 'log_level', 'data_dir']);
+const FILE_FIELDS = new Set([
+  'server',
+  'key',
+  'host',
+  'ports',
+  'log_level',
+  'data_dir',
+  'ssh_workers',
+]);
+const SSH_WORKERS_MAX = 64;
 
 interface FileConfig {
   server?: string;
@@ -59,6 +73,7 @@ interface FileConfig {
   ports?: Partial<GatewayPorts>;
   log_level?: string;
   data_dir?: string;
+  ssh_workers?: number;
 }
 
 function readConfigFile(file: string): FileConfig {
@@ -87,6 +102,9 @@ function readConfigFile(file: string): FileConfig {
     if (record[field] !== undefined && typeof record[field] !== 'string') {
       throw new ConfigError(`config file ${file}: "${field}" must be a string`);
     }
+  }
+  if (record.ssh_workers !== undefined && typeof record.ssh_workers !== 'number') {
+    throw new ConfigError(`config file ${file}: "ssh_workers" must be a number`);
   }
   let ports: Partial<GatewayPorts> | undefined;
   if (record.ports !== undefined) {
@@ -122,6 +140,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         'log-level': { type: 'string' },
+        'ssh-workers': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -171,9 +190,19 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
   if (!(level in LOG_LEVELS)) {
     throw new ConfigError(`--log-level must be one of ${Object.keys(LOG_LEVELS).join(', ')}`);
   }
+  const workers = pick(
+    'ssh-workers',
+    'PORTCULLIS_GATEWAY_SSH_WORKERS',
+    file.ssh_workers === undefined ? undefined : String(file.ssh_workers),
+  );
+  const sshWorkers = workers === undefined ? os.availableParallelism() : Number(workers);
+  if (!Number.isInteger(sshWorkers) || sshWorkers < 0 || sshWorkers > SSH_WORKERS_MAX) {
+    throw new ConfigError(`--ssh-workers must be a whole number from 0 to ${SSH_WORKERS_MAX}`);
+  }
   return {
     kind: 'run',
     config: {
+      sshWorkers,
       server,
       key,
       host,

@@ -20,6 +20,12 @@ export interface Recordings {
    * (session_started's log_filters), applied to what is stored.
    */
   open(connectionId: number, onFailure: () => void, logFilter?: LogFilterMatcher): SessionRecorder;
+  /**
+   * A recording another process (an SSH worker) spools into this folder began, or its
+   * recorder closed the file: upload it, then delete it.
+   */
+  track(connectionId: number): void;
+  finish(connectionId: number): void;
   onAck(ack: RecordingAck): void;
   onConnected(): void;
   idle(timeoutMs: number): Promise<boolean>;
@@ -58,9 +64,44 @@ export function createRecordings(
         },
       };
     },
+    track: (id) => uploader.track(id),
+    finish: (id) => uploader.finish(id),
     onAck: (ack) => uploader.onAck(ack),
     onConnected: () => uploader.onConnected(),
     idle: (timeoutMs) => uploader.idle(timeoutMs),
     stop: () => uploader.stop(),
+  };
+}
+
+/**
+ * Recording for a process that spools but does not upload (an SSH worker): each session's
+ * recorder writes `<dataDir>/recordings/<id>.cast` as usual, and `notify` tells the process
+ * that uploads (the gateway's primary) when one begins and when its file is closed.
+ */
+export function createSpoolOnlyRecordings(
+  dataDir: string,
+  logger: Logger,
+  notify: (op: 'track' | 'finish', connectionId: number) => void,
+): Pick<Recordings, 'open'> {
+  const dir = recordingSpool(dataDir);
+  return {
+    open(connectionId, onFailure, logFilter) {
+      const recorder = createSessionRecorder(
+        dir,
+        connectionId,
+        logger,
+        onFailure,
+        undefined,
+        logFilter,
+      );
+      notify('track', connectionId);
+      return {
+        channel: (size, options) => recorder.channel(size, options),
+        close: async () => {
+          await recorder.close();
+          notify('finish', connectionId);
+        },
+      };
+    },
   };
 }

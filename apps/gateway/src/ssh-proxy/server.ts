@@ -16,16 +16,28 @@ import { bridgeSession, type BridgeEvents } from './channels';
 import { shareTheLoop, socketOf } from './fair-read';
 import { loadHostKey } from './host-key';
 
-export interface SshProxyOptions {
-  port: number;
-  /** Address to listen on (default all addresses). */
-  host?: string;
+export interface SshSessionOptions {
   /** Where the host key is kept. */
   dataDir: string;
   control: SessionControlApi;
   logger: Logger;
   /** Records terminal channels (asciicast v2); without it nothing is recorded. */
-  recordings?: Recordings;
+  recordings?: Pick<Recordings, 'open'>;
+}
+
+export interface SshProxyOptions extends SshSessionOptions {
+  port: number;
+  /** Address to listen on (default all addresses). */
+  host?: string;
+}
+
+/** The SSH sessions of one process, fed connections by a listener or by the worker pool. */
+export interface SshSessionServer {
+  readonly server: ssh2.Server;
+  /** Open client connections. */
+  sessions(): number;
+  /** Ends every open session and stops taking cuts. */
+  close(): void;
 }
 
 export interface SshProxy {
@@ -34,7 +46,7 @@ export interface SshProxy {
   close(): Promise<void>;
 }
 
-export async function startSshProxy(options: SshProxyOptions): Promise<SshProxy> {
+export function createSshSessionServer(options: SshSessionOptions): SshSessionServer {
   const { control, logger } = options;
   const clients = new Set<Connection>();
   const byConnectionId = new Map<number, Connection>();
@@ -139,6 +151,20 @@ export async function startSshProxy(options: SshProxyOptions): Promise<SshProxy>
     client.end();
   });
 
+  return {
+    server,
+    sessions: () => clients.size,
+    close: () => {
+      stopCuts();
+      for (const client of clients) client.end();
+    },
+  };
+}
+
+export async function startSshProxy(options: SshProxyOptions): Promise<SshProxy> {
+  const { logger } = options;
+  const sessions = createSshSessionServer(options);
+  const { server } = sessions;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '0.0.0.0', () => {
@@ -153,8 +179,7 @@ export async function startSshProxy(options: SshProxyOptions): Promise<SshProxy>
   return {
     port,
     close: async () => {
-      stopCuts();
-      for (const client of clients) client.end();
+      sessions.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,0 +1,52 @@
+/**
+ * The control calls of an SSH worker, carried to the primary over IPC: the answers come back
+ * as rpc-reply, cuts as cut. The primary answers every call (its own control channel gives
+ * the unreachable refusal when the server does not); a worker whose primary is gone exits.
+ */
+import type { SessionControlApi } from '../../control/session-requests';
+import type { FromWorker, ReportMethod, RpcMethod, ToWorker } from './protocol';
+
+export interface WorkerControl extends SessionControlApi {
+  /** A message from the primary. */
+  onMessage(message: ToWorker): void;
+}
+
+export function createWorkerControl(send: (message: FromWorker) => void): WorkerControl {
+  let nextId = 1;
+  const waiting = new Map<number, (result: unknown) => void>();
+  const cutListeners = new Set<(connectionId: number, reason: string) => void>();
+
+  const ask = <T>(method: RpcMethod, args: unknown[]): Promise<T> =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      waiting.set(id, (result) => resolve(result as T));
+      send({ type: 'rpc', id, method, args });
+    });
+  const report = (method: ReportMethod, args: unknown[]): void =>
+    send({ type: 'report', method, args });
+
+  return {
+    resolve: (request) => ask('resolve', [request]),
+    redeem: (token, clientIp) => ask('redeem', [token, clientIp]),
+    credential: (grant, username) => ask('credential', [grant, username]),
+    start: (grant, clientIp, way) => ask('start', [grant, clientIp, way]),
+    end: (connectionId) => report('end', [connectionId]),
+    alarm: (connectionId, action, command, rule) =>
+      report('alarm', [connectionId, action, command, rule]),
+    fileTransfer: (connectionId, way, op, filename) =>
+      report('fileTransfer', [connectionId, way, op, filename]),
+    onCut(listener) {
+      cutListeners.add(listener);
+      return () => cutListeners.delete(listener);
+    },
+    onMessage(message) {
+      if (message.type === 'rpc-reply') {
+        const resolve = waiting.get(message.id);
+        waiting.delete(message.id);
+        resolve?.(message.result);
+      } else if (message.type === 'cut') {
+        for (const listener of cutListeners) listener(message.connectionId, message.reason);
+      }
+    },
+  };
+}

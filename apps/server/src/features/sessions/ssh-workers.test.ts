@@ -1,0 +1,189 @@
+/**
+ * The SSH proxy spread over worker processes (gateway ssh-proxy/pool), end to end: the real
+ * server, a gateway whose sessions run in two real worker processes (its own main.ts in worker
+ * mode, as an installed gateway runs them), the real sshd and the stock ssh client. Sessions
+ * work as in one process: the code check, the target login, the recording (spooled by the
+ * worker, uploaded by the primary), a cut from the console; a worker that dies is replaced.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
+import { freePort } from '../../../../gateway/src/test/net';
+
+const GATEWAY_MAIN = path.resolve(__dirname, '../../../../gateway/src/main.ts');
+
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, ms = 15_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The gateway's SSH workers: child processes of this test running main.ts --ssh-worker. */
+function workerPids(): number[] {
+  const children = fs
+    .readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
+  return children.filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--ssh-worker');
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('SSH sessions in worker processes', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let gateway: Gateway;
+  let sshd: SshdPeer;
+  let client: OpenSshClient;
+  let dir: string;
+  let proxyPort: number;
+  let code: string;
+
+  const ssh = (args: string[]) =>
+    run('ssh', [
+      ...client.options('publickey'),
+      '-p',
+      String(proxyPort),
+      `${code}@127.0.0.1`,
+      ...args,
+    ]);
+  const live = () =>
+    t.ctx.db.selectFrom('tunnel_connection').selectAll().where('ended_at', 'is', null).execute();
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-ssh-workers-'));
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    sshd = await startSshd();
+    const res = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'web',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: sshd.port,
+      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const wg = await createWorkgroup(admin, 'Workers');
+    await addResourcesTo(admin, wg, [res.json().id as number]);
+    const erin = await member(t, 'erin@demo.local');
+    await addMembersTo(admin, wg, [erin.id]);
+
+    proxyPort = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { ssh_port: proxyPort },
+      sshProxy: {
+        dataDir: path.join(dir, 'gateway'),
+        listenHost: '127.0.0.1',
+        workers: {
+          count: 2,
+          entry: GATEWAY_MAIN,
+          execArgv: ['--import', 'tsx'],
+          logLevel: 'warn',
+        },
+      },
+    });
+    await gateway.connected;
+    expect(await gateway.sshProxy).toEqual({ port: proxyPort });
+
+    client = await openSshClient(dir);
+    const added = await erin.client.post('/api/account_pubkey', {
+      title: 'laptop',
+      pubkey: client.publicKey,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const created = await erin.client.post('/api/tunnel', {
+      project_resource_id: await projectResourceId(admin, wg, res.json().id as number),
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    code = created.json().code as string;
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.stop();
+    await sshd?.stop();
+    await t?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs two worker processes that carry sessions, recorded and uploaded', async () => {
+    expect(workerPids()).toHaveLength(2);
+    const res = await ssh(['-tt', 'echo worker-$((40+2))']);
+    expect(res.stderr).not.toContain('Portcullis:');
+    expect([res.code, res.stdout.toString()]).toEqual([0, 'worker-42\r\n']);
+    await until(async () => ((await live()).length === 0 ? true : undefined));
+    const [row] = await t.ctx.db
+      .selectFrom('tunnel_connection')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
+    expect(row).toMatchObject({ way: 'ssh', client_ip: '127.0.0.1' });
+    expect(await gateway.recordings!.idle(10_000)).toBe(true);
+    const cast = await admin.get(`/api/download_tunnel_log?connection_id=${row!.id}`);
+    expect(cast.statusCode, cast.body).toBe(200);
+    expect(cast.body).toContain('worker-42');
+  });
+
+  it('ends a session within a second when the console cuts it', async () => {
+    const shell = spawn(
+      'ssh',
+      [...client.options('publickey'), '-tt', '-p', String(proxyPort), `${code}@127.0.0.1`],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => shell.once('exit', resolve));
+    let seen = '';
+    shell.stdout.on('data', (d: Buffer) => (seen += d.toString()));
+    shell.stdin.write('echo ready-$((1+1))\n');
+    await until(() => (seen.includes('ready-2') ? true : undefined));
+    const [row] = await live();
+    const cutAt = Date.now();
+    const cut = await admin.delete(`/api/tunnel_connection/${row!.id}`);
+    expect(cut.statusCode, cut.body).toBe(200);
+    expect(await exited).not.toBe(0);
+    expect(Date.now() - cutAt).toBeLessThan(1000);
+  });
+
+  it('starts another worker when one dies, and new sessions go on', async () => {
+    const [victim] = workerPids();
+    process.kill(victim!, 'SIGKILL');
+    await until(() => {
+      const pids = workerPids();
+      return pids.length === 2 && !pids.includes(victim!) ? true : undefined;
+    });
+    for (let i = 0; i < 3; i++) {
+      const res = await ssh(['echo', `again-${i}`]);
+      expect([res.code, res.stdout.toString()]).toEqual([0, `again-${i}\n`]);
+    }
+  }, 30_000);
+});
