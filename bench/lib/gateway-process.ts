@@ -7,11 +7,10 @@
  *
  * Settings come from the environment: BENCH_GW_SERVER, BENCH_GW_KEY, BENCH_GW_DATA,
  * BENCH_GW_SSH_PORT, BENCH_GW_WEB_PORT, and BENCH_GW_SSH_WORKERS (SSH worker processes, as
- * main.ts's --ssh-workers: one per core by default, 0 for sessions in this process; the
+ * main.ts's --ssh-workers: 0, sessions in this process, by default; the
  * workers run this same file with --ssh-worker). It prints "ready" on the IPC channel once
  * both listen.
  */
-import os from 'node:os';
 import { startGateway } from '../../apps/gateway/src/control/client';
 import { createLogger } from '../../apps/gateway/src/core/logger';
 import { runSshWorker, SSH_WORKER_FLAG } from '../../apps/gateway/src/ssh-proxy/pool/worker';
@@ -24,7 +23,7 @@ const env = (name: string): string => {
 
 function startBenchGateway(): void {
   const dataDir = env('BENCH_GW_DATA');
-  const workers = Number(process.env.BENCH_GW_SSH_WORKERS ?? os.availableParallelism());
+  const workers = Number(process.env.BENCH_GW_SSH_WORKERS ?? 0);
   const gateway = startGateway({
     server: env('BENCH_GW_SERVER'),
     key: env('BENCH_GW_KEY'),

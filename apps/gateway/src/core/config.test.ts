@@ -33,8 +33,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       keySource: 'flag',
       configFile: undefined,
-      // One SSH worker process per core unless told otherwise.
-      sshWorkers: os.availableParallelism(),
+      // SSH sessions in the gateway's own process unless told otherwise.
+      sshWorkers: 0,
     });
   });
 

@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { GatewayPortsSchema, type GatewayPorts } from '../control/protocol';
 import { controlUrl } from '../control/url';
@@ -48,8 +47,8 @@ Options:
                        (env PORTCULLIS_GATEWAY_DATA_DIR; default: data/ beside
                        the --config file, else ./data/gateway)
   --log-level <level>  trace, debug, info, warn, error, fatal or silent (env PORTCULLIS_GATEWAY_LOG_LEVEL)
-  --ssh-workers <n>    processes that carry SSH sessions, 0-64; 0 keeps them in the gateway's own
-                       process (env PORTCULLIS_GATEWAY_SSH_WORKERS; default: one per CPU core)
+  --ssh-workers <n>    processes that carry SSH sessions, 0-64; 0 (the default) keeps them in the
+                       gateway's own process (env PORTCULLIS_GATEWAY_SSH_WORKERS)
   --help, --version
 
 Flags override the environment, which overrides the config file.
@@ -195,7 +194,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
     'PORTCULLIS_GATEWAY_SSH_WORKERS',
     file.ssh_workers === undefined ? undefined : String(file.ssh_workers),
   );
-  const sshWorkers = workers === undefined ? os.availableParallelism() : Number(workers);
+  // In process by default: on the 2-core machine the bench runs on, workers cost twice the CPU
+  // per byte of a bulk transfer and did not shorten echo beside one (bench/RESULTS.md).
+  const sshWorkers = workers === undefined ? 0 : Number(workers);
   if (!Number.isInteger(sshWorkers) || sshWorkers < 0 || sshWorkers > SSH_WORKERS_MAX) {
     throw new ConfigError(`--ssh-workers must be a whole number from 0 to ${SSH_WORKERS_MAX}`);
   }

@@ -286,15 +286,14 @@ describe('terminal recordings through the SSH proxy', () => {
     await waitFor(() => (seen.includes('secret-to') ? true : undefined));
     // The recorder writes its spool at least every 250 ms: wait past that, then kill.
     await new Promise((resolve) => setTimeout(resolve, 600));
-    // The whole gateway dies at once, its SSH workers (which hold the session and its recorder)
-    // with it, as an out-of-memory kill or `systemctl kill -s KILL` of its service does.
+    // The whole gateway dies at once, with its SSH workers if it runs any (they would hold the
+    // session and its recorder), as `systemctl kill -s KILL` of its service does.
     const workers = fs
       .readFileSync(`/proc/${first.pid}/task/${first.pid}/children`, 'utf8')
       .trim()
       .split(/\s+/)
       .filter(Boolean)
       .map(Number);
-    expect(workers.length).toBeGreaterThan(0);
     const exited = new Promise((resolve) => first.on('exit', resolve));
     for (const pid of [first.pid!, ...workers]) process.kill(pid, 'SIGKILL');
     await exited;
