@@ -43,27 +43,16 @@ export function createRecordings(
   /** A smaller size limit than the contract's, for tests. */
   maxBytes?: number,
 ): Recordings {
-  const dir = recordingSpool(dataDir);
-  const uploader = createUploader(dir, send, logger);
+  const uploader = createUploader(recordingSpool(dataDir), send, logger);
+  const spool = createSpoolOnlyRecordings(
+    dataDir,
+    logger,
+    (op, connectionId) =>
+      op === 'track' ? uploader.track(connectionId) : uploader.finish(connectionId),
+    maxBytes,
+  );
   return {
-    open(connectionId, onFailure, logFilter) {
-      const recorder = createSessionRecorder(
-        dir,
-        connectionId,
-        logger,
-        onFailure,
-        maxBytes,
-        logFilter,
-      );
-      uploader.track(connectionId);
-      return {
-        channel: (size, options) => recorder.channel(size, options),
-        close: async () => {
-          await recorder.close();
-          uploader.finish(connectionId);
-        },
-      };
-    },
+    open: (connectionId, onFailure, logFilter) => spool.open(connectionId, onFailure, logFilter),
     track: (id) => uploader.track(id),
     finish: (id) => uploader.finish(id),
     onAck: (ack) => uploader.onAck(ack),
@@ -82,6 +71,8 @@ export function createSpoolOnlyRecordings(
   dataDir: string,
   logger: Logger,
   notify: (op: 'track' | 'finish', connectionId: number) => void,
+  /** A smaller size limit than the contract's, for tests. */
+  maxBytes?: number,
 ): Pick<Recordings, 'open'> {
   const dir = recordingSpool(dataDir);
   return {
@@ -91,7 +82,7 @@ export function createSpoolOnlyRecordings(
         connectionId,
         logger,
         onFailure,
-        undefined,
+        maxBytes,
         logFilter,
       );
       notify('track', connectionId);
