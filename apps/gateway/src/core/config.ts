@@ -194,8 +194,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
     'PORTCULLIS_GATEWAY_SSH_WORKERS',
     file.ssh_workers === undefined ? undefined : String(file.ssh_workers),
   );
-  // In process by default: on the 2-core machine the bench runs on, workers cost twice the CPU
-  // per byte of a bulk transfer and did not shorten echo beside one (bench/RESULTS.md).
+  // In process by default: on the 2-core machine the bench runs on, workers did not shorten
+  // echo beside a bulk transfer, and one comparison measured twice the CPU per byte (README).
   const sshWorkers = workers === undefined ? 0 : Number(workers);
   if (!Number.isInteger(sshWorkers) || sshWorkers < 0 || sshWorkers > SSH_WORKERS_MAX) {
     throw new ConfigError(`--ssh-workers must be a whole number from 0 to ${SSH_WORKERS_MAX}`);
