@@ -8,9 +8,9 @@
  * Settings from the environment: BARE_PORT, BARE_TARGET_PORT, BARE_TARGET_USER,
  * BARE_TARGET_PASSWORD. It prints "ready" on the IPC channel once it listens.
  */
-import type { Socket } from 'node:net';
 // ssh2 is CommonJS: Node's ESM loader sees only its default export.
 import ssh2, { type Client, type PseudoTtyInfo } from 'ssh2';
+import { socketOf } from '../../apps/gateway/src/ssh-proxy/fair-read';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -21,7 +21,7 @@ const hostKey = ssh2.utils.generateKeyPairSync('ed25519', {}).private;
 
 const server = new ssh2.Server({ hostKeys: [hostKey] }, (client) => {
   // The gateway does the same for keystrokes (ssh2 leaves Nagle on).
-  (client as unknown as { _sock?: Socket })._sock?.setNoDelay(true);
+  socketOf(client)?.setNoDelay(true);
   let upstream: Client | undefined;
   client.on('authentication', (ctx) => {
     const up = new ssh2.Client();

@@ -23,7 +23,7 @@ import type { CommandPolicy } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { logFilterMatcher, type LogFilterMatcher } from '../recording';
 import { sendBanner } from './banner';
-import { connectUpstream, upstreamReason } from './upstream';
+import { connectUpstream, refusedCredential, upstreamReason } from './upstream';
 
 const METHODS: AuthContext['method'][] = ['publickey', 'keyboard-interactive', 'password'];
 /** Refusals after which another key or method may still succeed: the client may go on. */
@@ -126,8 +126,7 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
         { ip: clientIp, resource_id: resolved.resource.id, reason },
         'target login failed',
       );
-      const typed = awaiting && (err as { level?: string }).level === 'client-authentication';
-      if (typed && awaiting && ++awaiting.tries < PASSWORD_TRIES) {
+      if (awaiting && refusedCredential(err) && ++awaiting.tries < PASSWORD_TRIES) {
         sendBanner(client, 'Portcullis: the server refused the password; try again', logger);
         ctx.reject(['keyboard-interactive'], true);
         return undefined;

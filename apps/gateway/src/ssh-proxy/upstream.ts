@@ -43,10 +43,15 @@ export function connectUpstream(credential: SessionCredential): Promise<Client> 
   });
 }
 
+/** The target answered but refused the credential (a wrong password, an unknown key). */
+export function refusedCredential(err: unknown): boolean {
+  return (err as { level?: string }).level === 'client-authentication';
+}
+
 /** A short word for why the target refused or failed, safe to show and log. */
 export function upstreamReason(err: unknown): string {
   const e = err as { level?: string; code?: string; message?: string };
-  if (e.level === 'client-authentication') return 'the server refused the login credential';
+  if (refusedCredential(err)) return 'the server refused the login credential';
   if (e.level === 'client-timeout') return 'the server did not answer in time';
   if (e.code === 'ECONNREFUSED') return 'the server refused the connection';
   if (e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH') return 'the server is unreachable';

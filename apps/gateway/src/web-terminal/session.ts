@@ -34,7 +34,7 @@ import {
 } from '../recording';
 import { blockedNotice, CommandFilter } from '../ssh-proxy/security-mode/command-filter';
 import { PASSWORD_TRIES } from '../ssh-proxy/auth';
-import { connectUpstream, upstreamReason } from '../ssh-proxy/upstream';
+import { connectUpstream, refusedCredential, upstreamReason } from '../ssh-proxy/upstream';
 import type { SessionCredential } from '../control/protocol';
 import { createPasswordPrompt, type PasswordPrompt } from './password-prompt';
 
@@ -199,7 +199,7 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
           'target login failed',
         );
         const typed = with_.password !== undefined && credential.credential.ask_password;
-        if (typed && (err as { level?: string }).level === 'client-authentication') return 'again';
+        if (typed && refusedCredential(err)) return 'again';
         refuse('InvalidResource', `The resource refused: ${reason}`);
         return 'refused';
       }
