@@ -18,6 +18,7 @@ import {
   FILE_OPS,
   FILE_WAYS,
   LogFilterConditionsSchema,
+  SqlPolicySchema,
 } from './security-mode';
 
 /**
@@ -184,7 +185,17 @@ const RECORDING_CHUNK_BASE64_MAX = Math.ceil(RECORDING_CHUNK_BYTES / 3) * 4;
  * Every protocol the gateway carries sessions for (the action log's `way`); `wetty` is the
  * console's web terminal (the spec's name for it).
  */
-export const SESSION_WAYS = ['ssh', 'sftp', 'scp', 'webssh', 'wetty'] as const;
+export const SESSION_WAYS = [
+  'ssh',
+  'sftp',
+  'scp',
+  'webssh',
+  'wetty',
+  'mysql',
+  'postgresql',
+] as const;
+/** The ways of database sessions: their log is a statement log, not a terminal recording. */
+export const DATABASE_WAYS = ['mysql', 'postgresql'] as const;
 
 /** Gateway → server. */
 export const GatewayMessageSchema = z.discriminatedUnion('type', [
@@ -231,15 +242,23 @@ export const GatewayMessageSchema = z.discriminatedUnion('type', [
     client_ip: z.string().max(64),
   }),
   z.object({
-    /** The credential of one login user for the session a grant (from resolve_code) opens. */
+    /**
+     * The credential of one login user for the session a grant (from resolve_code) opens.
+     * `kind`: what the asking proxy carries (a gateway before the database proxies asks only
+     * for servers); the server refuses a resource of another kind (WrongResourceKind).
+     */
     ...base,
     type: z.literal('session_credential'),
     request_id: RequestId,
     grant: z.string().max(128),
     username: z.string().max(255),
+    kind: z.enum(['linux', 'mysql', 'postgresql']).default('linux'),
   }),
   z.object({
-    /** The target accepted the login: the server records an online connection. */
+    /**
+     * The target accepted the login: the server records an online connection. A database way
+     * must match the resource's kind (an SSH code does not open a MySQL session).
+     */
     ...base,
     type: z.literal('session_start'),
     request_id: RequestId,
@@ -336,6 +355,8 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
      * to the next session); absent when it has none. In or out of security mode.
      */
     log_filters: LogFilterConditionsSchema.optional(),
+    /** A database session's rules (mysql and postgresql ways); absent when it has none. */
+    sql_policy: SqlPolicySchema.optional(),
     refusal: SessionRefusalSchema.optional(),
   }),
   z.object({

@@ -221,6 +221,18 @@ export const ERRORS = {
   ProjectGroupExist: def(409, 'The group is already in the workgroup', '分组已在工作组中'),
   GroupAccountExist: def(409, 'The member is already in the group', '成员已在分组中'),
   MustBeLinuxServer: def(400, 'The resource must be a Linux server', '资源必须是Linux服务器'),
+  /** A code used on a proxy of another kind (a MySQL code on the PostgreSQL port, …). */
+  WrongResourceKind: def(
+    400,
+    'This code is for another kind of resource; use the port and client its Connect panel shows',
+    '此连接码属于另一类资源，请使用其连接面板所示的端口和客户端',
+  ),
+  /** The client asked for a database the resource does not offer. */
+  DatabaseNotOffered: def(
+    403,
+    'The database is not one this resource offers',
+    '该数据库不在此资源提供的数据库之内',
+  ),
   SetAutologinFailed: def(400, 'Failed to set up key login', '设置密钥登录失败'),
   HostsTypeError: def(400, 'Unsupported hosts export type', '不支持的主机导出类型'),
   InvalidResource: def(400, 'The resource is invalid', '资源无效'),

@@ -9,6 +9,7 @@ import { defineRoute } from './http';
 import { IdParamsSchema, OkReplySchema, PageQuerySchema, pagedReply } from './common';
 import { CONFIGURATION } from './cluster';
 import { SCAN_PREFIX_MAX, SCAN_PREFIX_MIN } from './constants';
+import { SqlRuleSchema } from './security-mode';
 
 export const INSTANCE_OS = ['linux', 'win32'] as const;
 export const DATABASE_OS = ['mysql', 'postgresql', 'mssql'] as const;
@@ -193,26 +194,6 @@ export const BatchImportReplySchema = z.object({ imported: z.number().int() });
 export const TemplateQuerySchema = z.object({
   type: z.enum(['ecs', 'database']),
   language: z.enum(['en_US', 'zh_CN']).default('en_US'),
-});
-
-/** SQL statements a database rule can name (spec 2 §3 block_pattern / notice_pattern). */
-export const SQL_OPS = [
-  'select',
-  'insert',
-  'update',
-  'delete',
-  'create',
-  'alter',
-  'drop',
-  'truncate',
-  'grant',
-  'revoke',
-] as const;
-
-export const SqlRuleSchema = z.object({
-  op: z.enum(SQL_OPS),
-  /** Absent: the rule applies to every table. */
-  table: z.string().trim().min(1).max(128).optional(),
 });
 
 function uniqueRules(rules: { op: string; table?: string | undefined }[]): boolean {

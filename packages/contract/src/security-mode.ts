@@ -70,3 +70,39 @@ export const SECURITY_MODE_TEXT = {
 export function fillText(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
+
+/** SQL statements a database rule can name (spec 2 §3 block_pattern / notice_pattern). */
+export const SQL_OPS = [
+  'select',
+  'insert',
+  'update',
+  'delete',
+  'create',
+  'alter',
+  'drop',
+  'truncate',
+  'grant',
+  'revoke',
+] as const;
+
+export const SqlRuleSchema = z.object({
+  op: z.enum(SQL_OPS),
+  /** Absent: the rule applies to every table. */
+  table: z.string().trim().min(1).max(128).optional(),
+});
+export type SqlOp = (typeof SQL_OPS)[number];
+export type SqlRule = z.infer<typeof SqlRuleSchema>;
+
+/**
+ * What a database session enforces (spec 2 §3, §5), sent with session_started for mysql and
+ * postgresql sessions: statements matching a block rule are refused; with the alarm switch on,
+ * statements matching a notice rule pass and raise an alarm; in approval mode (status 2)
+ * statements that change data or schema are refused (the member submits a SQL application).
+ */
+export const SqlPolicySchema = z.object({
+  block: z.array(SqlRuleSchema).max(200),
+  /** Empty when the resource's alarm switch (notice_status) is off. */
+  notice: z.array(SqlRuleSchema).max(200),
+  approval: z.boolean(),
+});
+export type SqlPolicy = z.infer<typeof SqlPolicySchema>;

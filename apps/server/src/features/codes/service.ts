@@ -73,10 +73,28 @@ function manageableCodes(ctx: AppContext, auth: AuthContext) {
     );
 }
 
-function commandFor(os: string, host: string, port: number, code: string): string {
-  if (os === 'linux') return `ssh -p ${port} ${code}@${host}`;
-  if (os === 'mysql') return `mysql -h ${host} -P ${port} -u ${code}`;
-  if (os === 'postgresql') return `psql -h ${host} -p ${port} -U ${code}`;
+/**
+ * The ready-to-copy command of the Connect panel: run as shown, it connects. A database's
+ * command names its first listed database (psql would otherwise ask for one named like the
+ * code); no password is needed for a code, so the MySQL command does not ask for one.
+ * A name with characters a shell would read is left out.
+ * SQL Server has no proxy yet: no command.
+ */
+function commandFor(
+  resource: { os: string; databases: string },
+  host: string,
+  port: number,
+  code: string,
+): string {
+  // Only a name a shell takes as it is goes into a command the member pastes.
+  const database = resource.databases.split(';').find((d) => /^[\w.-]+$/.test(d));
+  if (resource.os === 'linux') return `ssh -p ${port} ${code}@${host}`;
+  if (resource.os === 'mysql') {
+    return `mysql -h ${host} -P ${port} -u ${code}${database ? ` ${database}` : ''}`;
+  }
+  if (resource.os === 'postgresql') {
+    return `psql "host=${host} port=${port} user=${code} dbname=${database ?? 'postgres'}"`;
+  }
   return '';
 }
 
@@ -146,7 +164,7 @@ async function codeReplies(
         agent,
         connect:
           owner && agent?.host
-            ? { host: agent.host, port, command: commandFor(resource.os, agent.host, port, value) }
+            ? { host: agent.host, port, command: commandFor(resource, agent.host, port, value) }
             : null,
       } satisfies Code,
     ];

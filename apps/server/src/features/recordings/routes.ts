@@ -1,6 +1,6 @@
 /**
- * The recordings of terminal sessions, for the action log: GET /download_tunnel_log (the
- * asciicast v2 file) and GET /unfreeze_tunnel_log (ready, archived or restoring). A member
+ * The recordings of sessions, for the action log: GET /download_tunnel_log (a terminal's
+ * asciicast v2 file, a database session's statement log) and GET /unfreeze_tunnel_log (ready, archived or restoring). A member
  * reaches the sessions they made; administrators every session of their team. Anything else,
  * another team's above all, is ConnectionIDNotFound, exactly as a connection that never was.
  */
@@ -10,7 +10,8 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { requireAuth } from '../../plugins/app/auth';
 import { registerRoute } from '../../plugins/app/route';
-import { castForReader } from './cast-filter';
+import { isDatabaseWay } from '../sessions/alarms';
+import { castForReader, wholeLines } from './cast-filter';
 import { recordingStore, type RecordingKey } from './store';
 
 /** The caller's role and the recording of a connection they may see (or the refusal). */
@@ -18,12 +19,12 @@ async function reachable(
   ctx: AppContext,
   request: FastifyRequest,
   connectionId: number,
-): Promise<{ role: Role; key: RecordingKey; recorded: boolean }> {
+): Promise<{ role: Role; key: RecordingKey; recorded: boolean; way: string }> {
   const { account, company } = requireAuth(request);
   const role = isRole(account.is_admin) ? account.is_admin : Role.Ordinary;
   let found = ctx.db
     .selectFrom('tunnel_connection')
-    .select(['id', 'company_id', 'recording'])
+    .select(['id', 'company_id', 'recording', 'way'])
     .where('id', '=', connectionId)
     .where('company_id', '=', company.id);
   if (role === Role.Ordinary) found = found.where('account_id', '=', account.id);
@@ -33,6 +34,7 @@ async function reachable(
     role,
     key: { companyId: row.company_id, connectionId: row.id },
     recorded: row.recording !== 0,
+    way: row.way,
   };
 }
 
@@ -40,12 +42,23 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: AppContext): 
   const store = () => recordingStore(ctx.config.dataDir);
 
   registerRoute(app, recordingRoutes.downloadTunnelLog, async ({ query, request, reply }) => {
-    const { role, key, recorded } = await reachable(ctx, request, query.connection_id);
+    const { role, key, recorded, way } = await reachable(ctx, request, query.connection_id);
     const state = recorded ? await store().state(key) : 'missing';
     if (state === 'archived') throw new AppError('OSSFileArchived');
     if (state === 'restoring') throw new AppError('OSSFileRestoring');
     const file = state === 'available' ? await store().read(key) : null;
     if (!file) throw new AppError('FileNotFound');
+    if (isDatabaseWay(way)) {
+      // A database session's statement log (JSON lines; gateway db-proxy/statement-log.ts).
+      return reply
+        .header('cache-control', 'no-store')
+        .header(
+          'content-disposition',
+          `attachment; filename="${key.connectionId}-statements.jsonl"`,
+        )
+        .type('application/x-ndjson; charset=utf-8')
+        .send(wholeLines(file));
+    }
     return reply
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="${key.connectionId}.cast"`)

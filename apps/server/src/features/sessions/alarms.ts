@@ -5,9 +5,11 @@
  * workgroup, way, command, notified accounts) and a mail to each notice account when the
  * cluster's alarm notices are on (at most one a minute per session). The mail goes through
  * the server's mailer (SMTP, or the outbox folder), in English and Chinese; a mail that cannot
- * be sent is logged, not retried.
+ * be sent is logged, not retried. A database session's alarms (a notice rule matched a
+ * statement, or a block rule refused one) notify the database's own notice accounts.
  */
 import {
+  DATABASE_WAYS,
   fillText,
   SECURITY_MODE_TEXT,
   type AlarmAction,
@@ -16,6 +18,10 @@ import {
 } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { nowSeconds } from '../../lib/time';
+import { databaseNoticeAccounts } from './sql-policy';
+
+export const isDatabaseWay = (way: string): boolean =>
+  (DATABASE_WAYS as readonly string[]).includes(way);
 
 /** The policy of a session in security mode; undefined for a session that is not. */
 export async function sessionPolicy(
@@ -60,6 +66,7 @@ async function sessionOf(ctx: AppContext, connectionId: number) {
       'account.account',
       'account.is_admin',
       'resource.name as resource_name',
+      'resource.id as resource_id',
       'network.id as network_id',
       'network.name as net_name',
       'network.safe_mode_notice',
@@ -110,8 +117,12 @@ export async function recordAlarm(
 ): Promise<boolean> {
   const session = await sessionOf(ctx, report.connectionId);
   if (!session) return false;
-  const notified =
-    session.safe_mode_notice === 1 && session.network_id !== null
+  // A database's alarms go to its own notice accounts; a terminal's to its cluster's.
+  const notified = isDatabaseWay(session.way)
+    ? session.resource_id !== null
+      ? await databaseNoticeAccounts(ctx, session.resource_id)
+      : []
+    : session.safe_mode_notice === 1 && session.network_id !== null
       ? await noticeAccounts(ctx, session.network_id)
       : [];
   const now = nowSeconds();

@@ -19,13 +19,14 @@ import { AppError } from '../../lib/app-error';
 import { resolveCode } from '../codes/resolve';
 import { ingestChunk } from '../recordings/ingest';
 import { redeemWebTerminalToken } from '../web-terminal/service';
-import { recordAlarm, sessionPolicy } from './alarms';
+import { isDatabaseWay, recordAlarm, sessionPolicy } from './alarms';
 import { endConnections, openConnection } from './connections';
 import { ExplainedRefusal, sessionCredential } from './credential';
 import { recordFileTransfer } from './file-log';
 import { createGrantStore } from './grants';
 import { sessionLogFilters } from './log-filters';
 import { checkMemberKey } from './pubkey';
+import { sessionSqlPolicy } from './sql-policy';
 
 /** One greeted gateway connection, as the hub knows it. */
 export interface GatewayLink {
@@ -151,6 +152,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       try {
         if (!grant || grant.username !== null) throw new AppError('TunnelNotFound');
         grant.username = m.username;
+        if (grant.resolved.resource.os !== m.kind) throw new AppError('WrongResourceKind');
         const credential = await sessionCredential(getCtx(), grant.resolved, m.username);
         link.send({ v, type: 'session_credential_result', request_id: m.request_id, credential });
       } catch (error) {
@@ -169,7 +171,15 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         return;
       }
       const ctx = getCtx();
-      const policy = await sessionPolicy(ctx, grant.resolved);
+      const kind = isDatabaseWay(m.way) ? m.way : 'linux';
+      if (grant.resolved.resource.os !== kind) {
+        const refusal = refusalOf(new AppError('WrongResourceKind'));
+        link.send({ v, type: 'session_started', request_id: m.request_id, refusal });
+        return;
+      }
+      const policy = kind === 'linux' ? await sessionPolicy(ctx, grant.resolved) : undefined;
+      const sqlPolicy =
+        kind === 'linux' ? undefined : await sessionSqlPolicy(ctx, grant.resolved.resource.id);
       const logFilters = await sessionLogFilters(ctx, grant.resolved.resource.network_id);
       if (logFilters.truncated) {
         link.log.warn(
@@ -190,6 +200,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         connection_id: id,
         ...(policy && { policy }),
         ...(logFilters.conditions.length > 0 && { log_filters: logFilters.conditions }),
+        ...(sqlPolicy && { sql_policy: sqlPolicy }),
       });
     },
     async session_end(link, m) {

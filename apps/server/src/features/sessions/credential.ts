@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error';
 import { resourcePrivateKey } from '../autologin/service';
 
 const SSH_DEFAULT_PORT = 22;
+const DATABASE_DEFAULT_PORT: Record<string, number> = { mysql: 3306, postgresql: 5432 };
 
 /** A refusal whose catalogue text alone would not tell the member why. */
 export class ExplainedRefusal extends AppError {
@@ -29,20 +30,28 @@ export async function sessionCredential(
   resolved: ResolvedCode,
   username: string,
 ): Promise<SessionCredential> {
-  if (resolved.resource.os !== 'linux') throw new AppError('MustBeLinuxServer');
-  if (!resolved.login_users.includes(username)) throw new AppError('TunnelNotFound');
-  const login = await ctx.db
+  const os = resolved.resource.os;
+  if (os !== 'linux' && !(os in DATABASE_DEFAULT_PORT)) throw new AppError('MustBeLinuxServer');
+  // A database has one connect account, which no workgroup chooses among (login_users is
+  // empty for it): the gateway's user name is not asked.
+  const database = os !== 'linux';
+  if (!database && !resolved.login_users.includes(username)) throw new AppError('TunnelNotFound');
+  let query = ctx.db
     .selectFrom('resource_login')
     .selectAll()
-    .where('resource_id', '=', resolved.resource.id)
-    .where('username', '=', username)
-    .executeTakeFirst();
+    .where('resource_id', '=', resolved.resource.id);
+  query = database ? query.orderBy('position') : query.where('username', '=', username);
+  const login = await query.executeTakeFirst();
   if (!login) throw new AppError('TunnelNotFound');
   const target = {
     host: resolved.resource.ip_address,
-    port: resolved.resource.port || SSH_DEFAULT_PORT,
+    port: resolved.resource.port || (DATABASE_DEFAULT_PORT[os] ?? SSH_DEFAULT_PORT),
     username: login.username,
   };
+  // A database's connect account: its password (a database user may have none).
+  if (database) {
+    return { ...target, password: login.secret_sealed ? ctx.sealer.open(login.secret_sealed) : '' };
+  }
   if (login.auth_type === 0 && login.secret_sealed) {
     return { ...target, password: ctx.sealer.open(login.secret_sealed) };
   }

@@ -1,0 +1,240 @@
+/**
+ * The MySQL proxy end to end: the real server resolves the member's code, the real gateway
+ * (startGateway with its database proxies on free loopback ports) logs in to the real MariaDB
+ * at 127.0.0.1:3306 as the resource's connect account, and the stock `mysql` client and the
+ * `mysql2` driver are the clients. Rules are set through the API as an administrator would.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { freePort } from '../../../../gateway/src/test/net';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import {
+  sessionsOf,
+  setRules as setDatabaseRules,
+  statementLog as downloadStatementLog,
+  until,
+} from './database-test-kit';
+
+const run = promisify(execFile);
+
+const SCRATCH = `portcullis_myproxy_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
+const USER = `${SCRATCH}_app`.slice(0, 32);
+const PASSWORD = 'My#Proxy-Secret9';
+
+describe('the MySQL proxy with a real gateway and MariaDB', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let erin: { id: number; client: TestClient };
+  let gateway: Gateway;
+  let dir: string;
+  let port: number;
+  let dbId: number;
+  let code: string;
+  let root: mysql.Connection;
+
+  const connect = (user = code, extra: mysql.ConnectionOptions = {}) =>
+    mysql.createConnection({
+      host: '127.0.0.1',
+      port,
+      user,
+      password: '',
+      database: SCRATCH,
+      ...extra,
+    });
+  const setRules = (body: Record<string, unknown>) => setDatabaseRules(admin, dbId, body);
+  const connections = () => sessionsOf(t, erin.id, 'mysql');
+  const statementLog = (connectionId: number) => downloadStatementLog(erin.client, connectionId);
+  const count = async () =>
+    (
+      (await root.query(`SELECT count(*) AS n FROM ${SCRATCH}.orders`)) as [
+        { n: number }[],
+        unknown,
+      ]
+    )[0][0]!.n;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-mysql-proxy-'));
+    root = await mysql.createConnection({
+      host: '127.0.0.1',
+      port: 3306,
+      user: 'root',
+      password: '',
+    });
+    await root.query(`DROP DATABASE IF EXISTS ${SCRATCH}`);
+    await root.query(`CREATE DATABASE ${SCRATCH}`);
+    await root.query(`CREATE TABLE ${SCRATCH}.orders (id int primary key, item text)`);
+    await root.query(`INSERT INTO ${SCRATCH}.orders VALUES (1, 'apple'), (2, 'pear')`);
+    await root.query(`DROP USER IF EXISTS '${USER}'@'%'`);
+    await root.query(`CREATE USER '${USER}'@'%' IDENTIFIED BY '${PASSWORD}'`);
+    await root.query(`GRANT ALL ON ${SCRATCH}.* TO '${USER}'@'%'`);
+
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    const db = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'maria',
+      ip_address: '127.0.0.1',
+      os: 'mysql',
+      port: 3306,
+      username: USER,
+      password: PASSWORD,
+      databases: SCRATCH,
+    });
+    expect(db.statusCode, db.body).toBe(200);
+    dbId = db.json().id as number;
+    const wg = await createWorkgroup(admin, 'Data');
+    await addResourcesTo(admin, wg, [dbId]);
+    erin = await member(t, 'erin@demo.local');
+    await addMembersTo(admin, wg, [erin.id]);
+    port = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { mysql_port: port, postgresql_port: await freePort() },
+      databaseProxies: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    expect((await gateway.databaseProxies)?.mysqlPort).toBe(port);
+    const made = await erin.client.post('/api/tunnel', {
+      project_resource_id: await projectResourceId(admin, wg, dbId),
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    code = made.json().code as string;
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await t?.close();
+    await root?.query(`DROP DATABASE IF EXISTS ${SCRATCH}`);
+    await root?.query(`DROP USER IF EXISTS '${USER}'@'%'`);
+    await root?.end();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the mysql client connects by code as the connect account; online, then logged statement by statement', async () => {
+    const { stdout } = await run('mysql', [
+      '-h',
+      '127.0.0.1',
+      '-P',
+      String(port),
+      '-u',
+      code,
+      '-N',
+      '-B',
+      SCRATCH,
+      '-e',
+      'SELECT item FROM orders ORDER BY id; SELECT current_user()',
+    ]);
+    expect(stdout.trim().split('\n')).toEqual(['apple', 'pear', `${USER}@%`]);
+    const [row] = await connections();
+    expect(row).toMatchObject({ way: 'mysql', client_ip: '127.0.0.1' });
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    const log = await statementLog(row!.id);
+    const texts = log.map((l) => l.statement);
+    expect(texts).toContain('SELECT item FROM orders ORDER BY id');
+    expect(log.find((l) => l.statement === 'SELECT item FROM orders ORDER BY id')).toMatchObject({
+      rows: 2,
+      database: SCRATCH,
+    });
+  });
+
+  it('mysql2: prepared statements, a multi-statement batch, errors, and a transaction', async () => {
+    const client = await connect(code, { multipleStatements: true });
+    const [rows] = await client.execute('SELECT item FROM orders WHERE id = ?', [2]);
+    expect(rows).toEqual([{ item: 'pear' }]);
+    const [results] = await client.query('SELECT 1 AS a; SELECT 2 AS b');
+    expect(results).toEqual([[{ a: 1 }], [{ b: 2 }]]);
+    await expect(client.query('SELECT * FROM nowhere')).rejects.toThrow(/nowhere/);
+    await client.beginTransaction();
+    await client.query("INSERT INTO orders VALUES (3, 'plum')");
+    await client.rollback();
+    expect(await count()).toBe(2);
+    await client.end();
+    const [row] = await connections();
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    const log = await statementLog(row!.id);
+    expect(log.find((l) => l.statement.includes('WHERE id = ?'))).toMatchObject({ rows: 1 });
+    expect(log.find((l) => l.statement.includes('nowhere'))?.error).toMatch(/nowhere/);
+    expect(log.map((l) => l.statement)).toEqual(
+      expect.arrayContaining(['SELECT 1 AS a', 'SELECT 2 AS b']),
+    );
+  });
+
+  it('refuses a wrong code and a database the resource does not offer, with the protocol’s error', async () => {
+    await expect(connect('nocode-1234')).rejects.toThrow(/TunnelNotFound/);
+    await expect(connect(code, { database: 'mysql' })).rejects.toThrow(/DatabaseNotOffered/);
+  });
+
+  it('block rules: the statement never reaches MariaDB, whatever hides it; the session goes on', async () => {
+    await setRules({ block_pattern: [{ op: 'delete', table: 'orders' }] });
+    const client = await connect(code, { multipleStatements: true });
+    for (const attempt of [
+      'DELETE FROM orders',
+      '/* hi */ dElEtE FROM `orders` WHERE id = 1',
+      `DELETE FROM ${SCRATCH}.orders`,
+      'SELECT 1; DELETE FROM orders',
+      '/*!50000 DELETE FROM orders */',
+    ]) {
+      await expect(client.query(attempt), attempt).rejects.toThrow(/Portcullis blocked/);
+    }
+    await expect(client.execute('DELETE FROM orders WHERE id = ?', [1])).rejects.toThrow(
+      /Portcullis blocked/,
+    );
+    expect(await count()).toBe(2);
+    const [rows] = await client.query('SELECT count(*) AS n FROM orders');
+    expect(rows).toEqual([{ n: 2 }]);
+    await client.end();
+    await setRules({});
+    const alarms = await t.ctx.db
+      .selectFrom('event_log')
+      .selectAll()
+      .where('log_type', '=', 'alarm')
+      .where('way', '=', 'mysql')
+      .execute();
+    expect(alarms.length).toBeGreaterThanOrEqual(5);
+    expect(alarms[0]).toMatchObject({ event: 'intercept', account: 'erin@demo.local' });
+  });
+
+  it('approval mode refuses changes and lets reads through; a cut from the console ends the session within a second', async () => {
+    const approver = await member(t, 'approver@demo.local');
+    await setRules({ status: 2, approve_accounts: [approver.id] });
+    const client = await connect();
+    await expect(client.query("UPDATE orders SET item = 'x'")).rejects.toThrow(/SQL application/);
+    const [rows] = await client.query('SELECT count(*) AS n FROM orders');
+    expect(rows).toEqual([{ n: 2 }]);
+    const [row] = await connections();
+    client.on('error', () => undefined);
+    const at = Date.now();
+    const cut = await admin.delete(`/api/tunnel_connection/${row!.id}`);
+    expect(cut.statusCode, cut.body).toBe(200);
+    // The connection is gone: the next query fails instead of answering.
+    await until(
+      () =>
+        client.query('SELECT 1').then(
+          () => false,
+          () => true,
+        ),
+      2000,
+    );
+    expect(Date.now() - at).toBeLessThan(1000);
+    await setRules({});
+  });
+});

@@ -1,0 +1,537 @@
+/**
+ * The PostgreSQL proxy end to end: the real server resolves the member's code, the real gateway
+ * (startGateway with its database proxies on a free loopback port) logs in to the real
+ * PostgreSQL at 127.0.0.1:5432 as the resource's connect account, and the stock `psql` and the
+ * `pg` driver are the clients. Rules are set through the API as an administrator would.
+ */
+import { execFile, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import net from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import {
+  message,
+  PROTOCOL_3,
+  startupPacket,
+} from '../../../../gateway/src/postgres-proxy/messages';
+import { freePort } from '../../../../gateway/src/test/net';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
+import {
+  sessionsOf,
+  setRules as setDatabaseRules,
+  statementLog as downloadStatementLog,
+  until,
+} from './database-test-kit';
+
+const run = promisify(execFile);
+
+const SCRATCH = `portcullis_pgproxy_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
+const ROLE = `${SCRATCH}_app`;
+const ROLE_PASSWORD = 'Pg#Proxy-Secret9';
+
+describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  let erin: { id: number; client: TestClient };
+  let gateway: Gateway;
+  let dir: string;
+  let port: number;
+  let dbId: number;
+  let code: string;
+  let lab: number;
+  let wg: number;
+  let superuser: pg.Client;
+
+  const connect = (user = code, extra: Partial<pg.ClientConfig> = {}) => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user, database: SCRATCH, ...extra });
+    client.on('error', () => undefined);
+    return client;
+  };
+  const setRules = (body: Record<string, unknown>) => setDatabaseRules(admin, dbId, body);
+  const connections = () => sessionsOf(t, erin.id, 'postgresql');
+  const statementLog = (connectionId: number) => downloadStatementLog(erin.client, connectionId);
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-pg-proxy-'));
+    superuser = new pg.Client({
+      host: '127.0.0.1',
+      port: 5432,
+      user: 'postgres',
+      database: 'postgres',
+    });
+    await superuser.connect();
+    await superuser.query(`DROP DATABASE IF EXISTS ${SCRATCH}`);
+    await superuser.query(`DROP ROLE IF EXISTS ${ROLE}`);
+    await superuser.query(`CREATE ROLE ${ROLE} LOGIN PASSWORD '${ROLE_PASSWORD}'`);
+    await superuser.query(`CREATE DATABASE ${SCRATCH} OWNER ${ROLE}`);
+    const setup = new pg.Client({ host: '127.0.0.1', port: 5432, user: ROLE, database: SCRATCH });
+    await setup.connect();
+    await setup.query('CREATE TABLE orders (id int primary key, item text)');
+    await setup.query("INSERT INTO orders VALUES (1, 'apple'), (2, 'pear')");
+    await setup.end();
+
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    admin = await signedIn(t);
+    lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
+    )![1]!;
+    const db = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'pg',
+      ip_address: '127.0.0.1',
+      os: 'postgresql',
+      port: 5432,
+      username: ROLE,
+      password: ROLE_PASSWORD,
+      databases: SCRATCH,
+    });
+    expect(db.statusCode, db.body).toBe(200);
+    dbId = db.json().id as number;
+    wg = await createWorkgroup(admin, 'Data');
+    await addResourcesTo(admin, wg, [dbId]);
+    erin = await member(t, 'erin@demo.local');
+    await addMembersTo(admin, wg, [erin.id]);
+    port = await freePort();
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports: { postgresql_port: port, mysql_port: await freePort() },
+      databaseProxies: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    expect((await gateway.databaseProxies)?.postgresPort).toBe(port);
+    const made = await erin.client.post('/api/tunnel', {
+      project_resource_id: await projectResourceId(admin, wg, dbId),
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    code = made.json().code as string;
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await t?.close();
+    await superuser?.query(`DROP DATABASE IF EXISTS ${SCRATCH} WITH (FORCE)`);
+    await superuser?.query(`DROP ROLE IF EXISTS ${ROLE}`);
+    await superuser?.end();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('psql connects by code, queries, and the session is online then logged statement by statement', async () => {
+    const { stdout } = await run('psql', [
+      `host=127.0.0.1 port=${port} user=${code} dbname=${SCRATCH}`,
+      '-At',
+      '-c',
+      'SELECT item FROM orders ORDER BY id; SELECT current_user',
+    ]);
+    expect(stdout.trim().split('\n')).toEqual(['apple', 'pear', ROLE]);
+    const [row] = await connections();
+    expect(row).toMatchObject({ way: 'postgresql', client_ip: '127.0.0.1' });
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    const log = await statementLog(row!.id);
+    expect(log.map((l) => [l.statement, l.rows])).toEqual([
+      ['SELECT item FROM orders ORDER BY id', 2],
+      ['SELECT current_user', 1],
+    ]);
+    expect(log[0]!.database).toBe(SCRATCH);
+  });
+
+  it('the pg driver: extended protocol with parameters, errors, a transaction, and a large result streamed', async () => {
+    const client = connect();
+    await client.connect();
+    const one = await client.query('SELECT item FROM orders WHERE id = $1', [2]);
+    expect(one.rows).toEqual([{ item: 'pear' }]);
+    await expect(client.query('SELECT * FROM nowhere')).rejects.toThrow(/nowhere/);
+    await client.query('BEGIN');
+    await client.query('INSERT INTO orders VALUES ($1, $2)', [3, 'plum']);
+    await client.query('ROLLBACK');
+    const big = await client.query('SELECT g, md5(g::text) FROM generate_series(1, 200000) g');
+    expect(big.rowCount).toBe(200000);
+    await client.end();
+    const [row] = await connections();
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    const log = await statementLog(row!.id);
+    expect(log.find((l) => l.statement.includes('WHERE id = $1'))).toMatchObject({ rows: 1 });
+    expect(log.find((l) => l.statement.includes('nowhere'))?.error).toMatch(/nowhere/);
+    expect(log.find((l) => l.statement.includes('generate_series'))).toMatchObject({
+      rows: 200000,
+    });
+  });
+
+  it('refuses a wrong code, a database the resource does not offer, and a MySQL port code here', async () => {
+    const wrong = connect('nocode-1234');
+    await expect(wrong.connect()).rejects.toThrow(/Portcullis: .*TunnelNotFound/);
+    const elsewhere = connect(code, { database: 'postgres' });
+    await expect(elsewhere.connect()).rejects.toThrow(/DatabaseNotOffered/);
+    // An expired code, and one whose allowed addresses do not include the client's.
+    const row = await t.ctx.db
+      .selectFrom('tunnel')
+      .selectAll()
+      .where('account_id', '=', erin.id)
+      .executeTakeFirstOrThrow();
+    await t.ctx.db.updateTable('tunnel').set({ expire_time: 1 }).where('id', '=', row.id).execute();
+    await expect(connect().connect()).rejects.toThrow(/TunnelExpire/);
+    await t.ctx.db
+      .updateTable('tunnel')
+      .set({ expire_time: row.expire_time, allow_ip: '10.1.2.3' })
+      .where('id', '=', row.id)
+      .execute();
+    await expect(connect().connect()).rejects.toThrow(/IPNotInWhiteList/);
+    await t.ctx.db
+      .updateTable('tunnel')
+      .set({ allow_ip: row.allow_ip })
+      .where('id', '=', row.id)
+      .execute();
+    // A Linux server's code on the PostgreSQL port.
+    const server = await admin.post('/api/v1/resource', {
+      network_id: lab,
+      name: 'a-server',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: 22,
+      login_users: [{ username: 'root', auth_type: 0, password: 'Root#Pass1' }],
+    });
+    expect(server.statusCode, server.body).toBe(200);
+    await addResourcesTo(admin, wg, [server.json().id as number]);
+    const serverCode = await erin.client.post('/api/tunnel', {
+      project_resource_id: await projectResourceId(admin, wg, server.json().id as number),
+    });
+    expect(serverCode.statusCode, serverCode.body).toBe(200);
+    await expect(connect(serverCode.json().code as string).connect()).rejects.toThrow(
+      /WrongResourceKind/,
+    );
+    expect(
+      await connect()
+        .connect()
+        .then(() => 'ok'),
+    ).toBe('ok');
+  });
+
+  it('the server gives a database’s credential only to a database proxy of its kind', async () => {
+    const ask = async (kind: 'linux' | 'mysql' | 'postgresql') => {
+      const resolved = await gateway.sessions.resolve({ code, clientIp: '127.0.0.1' });
+      if (!resolved.ok) throw new Error(resolved.refusal.code);
+      return gateway.sessions.credential(resolved.grant, '', kind);
+    };
+    // The SSH proxy and the web terminal ask as 'linux'.
+    for (const kind of ['linux', 'mysql'] as const) {
+      const refused = await ask(kind);
+      expect(refused.ok ? 'given' : refused.refusal.code).toBe('WrongResourceKind');
+    }
+    const given = await ask('postgresql');
+    expect(given.ok && given.credential.username).toBe(ROLE);
+  });
+
+  it('named prepared statements are logged by their text at each execution', async () => {
+    const client = connect();
+    await client.connect();
+    for (const id of [1, 2]) {
+      await client.query({
+        name: 'by-id',
+        text: 'SELECT item FROM orders WHERE id = $1',
+        values: [id],
+      });
+    }
+    await client.end();
+    const [row] = await connections();
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    const log = await statementLog(row!.id);
+    expect(
+      log.filter((l) => l.statement === 'SELECT item FROM orders WHERE id = $1').map((l) => l.rows),
+    ).toEqual([1, 1]);
+  });
+
+  it('block rules: the statement never reaches PostgreSQL, whatever hides it; notices pass and alarm', async () => {
+    await setRules({ block_pattern: [{ op: 'delete', table: 'orders' }] });
+    const client = connect();
+    await client.connect();
+    for (const attempt of [
+      'DELETE FROM orders',
+      '/* hi */ dElEtE FROM "orders" WHERE id = 1',
+      'SELECT 1; DELETE FROM public.orders',
+    ]) {
+      await expect(client.query(attempt)).rejects.toThrow(/Portcullis blocked/);
+    }
+    // The extended protocol too, and the session goes on afterwards.
+    await expect(client.query('DELETE FROM orders WHERE id = $1', [1])).rejects.toThrow(
+      /Portcullis blocked/,
+    );
+    expect((await client.query('SELECT count(*)::int AS n FROM orders')).rows).toEqual([{ n: 2 }]);
+    await client.end();
+    await setRules({});
+    const alarms = await t.ctx.db
+      .selectFrom('event_log')
+      .selectAll()
+      .where('log_type', '=', 'alarm')
+      .where('way', '=', 'postgresql')
+      .execute();
+    expect(alarms.length).toBeGreaterThanOrEqual(4);
+    expect(alarms[0]).toMatchObject({ event: 'intercept', account: 'erin@demo.local' });
+  });
+
+  it('approval mode refuses changes and lets reads through; a cut from the console ends the session', async () => {
+    const approver = await member(t, 'approver@demo.local');
+    await setRules({ status: 2, approve_accounts: [approver.id] });
+    const client = connect();
+    await client.connect();
+    await expect(client.query("UPDATE orders SET item = 'x'")).rejects.toThrow(/SQL application/);
+    expect((await client.query('SELECT count(*)::int AS n FROM orders')).rows).toEqual([{ n: 2 }]);
+    const [row] = await connections();
+    const ended = new Promise<Error | undefined>((resolve) => {
+      client.on('error', (err) => resolve(err));
+      client.on('end', () => resolve(undefined));
+    });
+    const cut = await admin.delete(`/api/tunnel_connection/${row!.id}`);
+    expect(cut.statusCode, cut.body).toBe(200);
+    const at = Date.now();
+    await ended;
+    expect(Date.now() - at).toBeLessThan(1000);
+    await setRules({});
+  });
+
+  it('TLS when the client asks (sslmode=require), COPY both ways, and notice rules that let statements through with an alarm', async () => {
+    const approver = await member(t, 'watcher@demo.local');
+    await setRules({
+      notice_pattern: [{ op: 'insert', table: 'orders' }],
+      notice_status: 1,
+      notice_accounts: [approver.id],
+    });
+    const psql = (sql: string, input?: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(
+          'psql',
+          [
+            `host=127.0.0.1 port=${port} user=${code} dbname=${SCRATCH} sslmode=require`,
+            '-At',
+            '-c',
+            sql,
+          ],
+          { stdio: ['pipe', 'pipe', 'pipe'] },
+        );
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        child.on('close', (status) => (status === 0 ? resolve(out) : reject(new Error(err))));
+        child.stdin.end(input ?? '');
+      });
+    expect(await psql('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()')).toBe('f\n');
+    await psql('COPY orders FROM STDIN', '7\tfig\n8\tkiwi\n\\.\n');
+    expect(await psql('COPY (SELECT item FROM orders WHERE id > 6 ORDER BY id) TO STDOUT')).toBe(
+      'fig\nkiwi\n',
+    );
+    await psql("INSERT INTO orders VALUES (9, 'lime')");
+    expect(await psql('SELECT count(*) FROM orders')).toBe('5\n');
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    // Newest first: the count, the insert, the two COPYs, the TLS check.
+    const log = await statementLog((await connections())[1]!.id);
+    expect(log).toEqual([
+      expect.objectContaining({ action: 'notice', rule: 'INSERT orders', rows: 1 }),
+    ]);
+    const copyLog = await statementLog((await connections())[3]!.id);
+    expect(copyLog[0]).toMatchObject({
+      statement: 'COPY orders FROM STDIN',
+      rows: 2,
+      action: 'notice',
+    });
+    const notices = await t.ctx.db
+      .selectFrom('event_log')
+      .selectAll()
+      .where('log_type', '=', 'alarm')
+      .where('event', '=', 'notice')
+      .execute();
+    // COPY … FROM inserts rows: the insert rule's alarm sees it too.
+    expect(notices.map((n) => [n.way, n.command, n.notice_accounts])).toEqual([
+      ['postgresql', 'COPY orders FROM STDIN', JSON.stringify(['watcher'])],
+      ['postgresql', "INSERT INTO orders VALUES (9, 'lime')", JSON.stringify(['watcher'])],
+    ]);
+    await setRules({});
+  });
+
+  it('passes a cancel request on to PostgreSQL through the gateway’s own key', async () => {
+    const client = connect();
+    await client.connect();
+    const keys = client as unknown as { processID: number; secretKey: number };
+    const slow = client.query('SELECT pg_sleep(30)');
+    await new Promise((r) => setTimeout(r, 300));
+    const cancel = Buffer.alloc(16);
+    cancel.writeInt32BE(16, 0);
+    cancel.writeInt32BE(80877102, 4);
+    cancel.writeInt32BE(keys.processID, 8);
+    cancel.writeInt32BE(keys.secretKey, 12);
+    const at = Date.now();
+    net.connect({ host: '127.0.0.1', port }, function (this: net.Socket) {
+      this.end(cancel);
+    });
+    await expect(slow).rejects.toThrow(/canceling statement/);
+    expect(Date.now() - at).toBeLessThan(5000);
+    expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await client.end();
+  });
+
+  it('malformed and oversize packets close that one connection; the gateway serves others', async () => {
+    const garbage = (bytes: Buffer) =>
+      new Promise<void>((resolve) => {
+        const socket = net.connect({ host: '127.0.0.1', port }, () => socket.write(bytes));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve());
+        setTimeout(() => socket.destroy(), 2000);
+      });
+    const startup = (...parts: Buffer[]) => {
+      const body = Buffer.concat(parts);
+      const len = Buffer.alloc(4);
+      len.writeInt32BE(body.length + 4);
+      return Buffer.concat([len, body]);
+    };
+    const int32 = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeInt32BE(n);
+      return b;
+    };
+    const cases: Buffer[] = [
+      crypto.randomBytes(64),
+      int32(0x7fffffff),
+      startup(int32(196608), Buffer.from('user\0')),
+      startup(int32(196608)),
+      startup(int32(12345678), Buffer.from('user\0x\0\0')),
+    ];
+    for (let i = 0; i < 40; i++) {
+      const valid = startup(int32(196608), Buffer.from(`user\0${code}\0database\0${SCRATCH}\0\0`));
+      const mutated = Buffer.from(valid);
+      for (let j = 0; j < 3; j++) mutated[crypto.randomInt(mutated.length)] = crypto.randomInt(256);
+      cases.push(mutated);
+    }
+    // A logged-in session that then sends an oversize and an unknown message.
+    const oversize = Buffer.concat([Buffer.from('Q'), int32(0x7ffffff0)]);
+    const unknown = Buffer.concat([Buffer.from('~'), int32(4)]);
+    for (const tail of [oversize, unknown, crypto.randomBytes(200)]) {
+      cases.push(
+        Buffer.concat([
+          startup(int32(196608), Buffer.from(`user\0${code}\0database\0${SCRATCH}\0\0`)),
+          tail,
+        ]),
+      );
+    }
+    await Promise.all(cases.map(garbage));
+    const { stdout } = await run('psql', [
+      `host=127.0.0.1 port=${port} user=${code} dbname=${SCRATCH}`,
+      '-At',
+      '-c',
+      'SELECT 40 + 2',
+    ]);
+    expect(stdout.trim()).toBe('42');
+  });
+
+  /** A client that speaks the protocol byte by byte, for what drivers never send. */
+  async function rawSession() {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.on('error', () => undefined);
+    await new Promise((r) => socket.once('connect', r));
+    let received = Buffer.alloc(0);
+    socket.on('data', (d: Buffer) => (received = Buffer.concat([received, d])));
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    socket.write(startupPacket(PROTOCOL_3, 'user', code, 'database', SCRATCH, Buffer.from([0])));
+    const ready = async (n: number) =>
+      until(() => received.toString('latin1').split('Z\0\0\0\x05').length > n, 5000);
+    await ready(1);
+    return { socket, text: () => received.toString('utf8'), ready, closed };
+  }
+
+  it('logs the statement that runs, not a re-Parse of its name the database refused', async () => {
+    const raw = await rawSession();
+    raw.socket.write(
+      Buffer.concat([message('P', 's', 'SELECT 1 AS first', Buffer.alloc(2)), message('S')]),
+    );
+    await raw.ready(2);
+    raw.socket.write(
+      Buffer.concat([message('P', 's', 'SELECT 2 AS second', Buffer.alloc(2)), message('S')]),
+    );
+    await raw.ready(3);
+    expect(raw.text()).toMatch(/already exists/);
+    const bind = message('B', '', 's', Buffer.alloc(2), Buffer.alloc(2), Buffer.alloc(2));
+    raw.socket.write(Buffer.concat([bind, message('E', '', 0), message('S')]));
+    await raw.ready(4);
+    raw.socket.end(message('X'));
+    await raw.closed;
+    const [row] = await connections();
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    const log = await statementLog(row!.id);
+    expect(log.filter((l) => l.rows === 1).map((l) => l.statement)).toEqual(['SELECT 1 AS first']);
+  });
+
+  it('with rules, refuses statements while the client encoding could hide a quote (SJIS)', async () => {
+    await setRules({ block_pattern: [{ op: 'delete', table: 'orders' }] });
+    // psql asks for SJIS at start-up (the reviewer's bypass: a SJIS character ending in 0x5c).
+    const sjis = await run(
+      'psql',
+      [`host=127.0.0.1 port=${port} user=${code} dbname=${SCRATCH}`, '-Atc', 'SELECT 1'],
+      { env: { ...process.env, PGCLIENTENCODING: 'SJIS' } },
+    ).catch((e: { stderr: string }) => e);
+    expect((sjis as { stderr: string }).stderr).toMatch(/client encoding SJIS/);
+    const utf8 = connect();
+    await utf8.connect();
+    expect((await utf8.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await utf8.query("SET client_encoding TO 'SJIS'");
+    await expect(utf8.query('SELECT 1')).rejects.toThrow(/client encoding SJIS/);
+    await utf8.end();
+    expect(
+      await t.ctx.db.selectFrom('resource').select('id').where('id', '=', dbId).execute(),
+    ).toHaveLength(1);
+    await setRules({});
+  });
+
+  it('ends a session whose statements come faster than the log can keep them (fail closed)', async () => {
+    const client = connect();
+    await client.connect();
+    const big = `SELECT '${'x'.repeat(60_000)}'`;
+    const batch = Array.from({ length: 90 }, () => big).join('; ');
+    await expect(client.query(batch)).rejects.toThrow();
+    await expect(client.query('SELECT 1')).rejects.toThrow();
+  });
+
+  it('refuses every statement when the stored rules no longer read', async () => {
+    await t.ctx.db
+      .updateTable('resource')
+      .set({ block_pattern: 'not json' })
+      .where('id', '=', dbId)
+      .execute();
+    const client = connect();
+    await client.connect();
+    await expect(client.query('SELECT 1')).rejects.toThrow(/Portcullis/);
+    await client.end();
+    await setRules({});
+  });
+
+  it('closes a client that floods bytes before its session starts', async () => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.on('error', () => undefined);
+    socket.resume(); // reads, so that the gateway's close is seen
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(startupPacket(PROTOCOL_3, 'user', 'nocode-1234', Buffer.from([0])));
+    socket.write(crypto.randomBytes(256 * 1024));
+    await closed;
+    expect(
+      (
+        await run('psql', [
+          `host=127.0.0.1 port=${port} user=${code} dbname=${SCRATCH}`,
+          '-Atc',
+          'SELECT 7',
+        ])
+      ).stdout,
+    ).toBe('7\n');
+  });
+});
