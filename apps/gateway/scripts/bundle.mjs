@@ -6,7 +6,8 @@
 //
 // ssh2, ws, mysql2 and pg are bundled. Their optional native parts stay out: ssh2's
 // cpu-features and its compiled crypto binding (it falls back to Node's crypto and its own
-// JavaScript when they are missing), and pg-native (only loaded on request). --version stamps
+// JavaScript when they are missing), and pg-native (only loaded on request). libpg-query's
+// WebAssembly goes in (embed-pg-wasm.mjs). --version stamps
 // another version number on the same code; tests use it to stand for an older release.
 // Prints the path of the file it wrote. The write is atomic (a temporary file renamed). The
 // output is CommonJS (what ssh2, mysql2 and pg are); a package.json beside it says so.
@@ -14,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { embedPgWasm } from './embed-pg-wasm.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const gatewayDir = path.resolve(here, '..');
@@ -52,7 +54,7 @@ const result = await build({
   target: 'node20',
   format: 'cjs',
   external: ['cpu-features', 'pg-native', '*.node'],
-  plugins: [stampVersion],
+  plugins: [stampVersion, embedPgWasm],
   write: false,
   logLevel: 'error',
   legalComments: 'none',

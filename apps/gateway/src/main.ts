@@ -81,6 +81,7 @@ async function main(): Promise<number> {
       }),
     },
     webTerminal: { dataDir },
+    databaseProxies: { dataDir },
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

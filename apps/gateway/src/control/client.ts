@@ -18,6 +18,7 @@ import { createRecordings, type Recordings } from '../recording';
 import { startSshProxy, type SshProxy } from '../ssh-proxy/server';
 import { startSshProxyPool, type SshWorkersOptions } from '../ssh-proxy/pool/primary';
 import { startWebTerminal, type WebTerminal } from '../web-terminal/server';
+import { startDatabaseProxies, type DatabaseProxies } from '../db-proxy/start';
 import { runTask, type TaskContext } from '../tasks';
 import { taskErrorText } from '../tasks/errors';
 import { backoffDelay, type BackoffOptions } from './backoff';
@@ -72,6 +73,12 @@ export interface GatewayOptions {
    * `dataDir` (the SSH proxy's when both run). Reports the `webssh` feature.
    */
   webTerminal?: { dataDir: string; listenHost?: string };
+  /**
+   * Runs the PostgreSQL and MySQL proxies on ports.postgresql_port (default 9432) and
+   * ports.mysql_port (9696); statement logs are spooled in `dataDir`, where the proxies' TLS
+   * certificate is kept too. Reports `postgresql` and `mysql`.
+   */
+  databaseProxies?: { dataDir: string; listenHost?: string };
 }
 
 export type GatewayExitReason = 'stopped' | 'key_rejected' | 'update_required';
@@ -103,6 +110,8 @@ export interface Gateway {
   readonly sshProxy: Promise<{ port: number } | null>;
   /** Resolves once the web terminal listens (with its port), or null when it is not run. */
   readonly webTerminal: Promise<{ port: number } | null>;
+  /** The database proxies' ports, once listening (null when not run). */
+  readonly databaseProxies: Promise<DatabaseProxies | null>;
   /** Terminal recordings (with the SSH proxy), or null. */
   readonly recordings: Recordings | null;
 }
@@ -130,6 +139,7 @@ export function startGateway(options: GatewayOptions): Gateway {
       ...IMPLEMENTED_FEATURES,
       ...(options.sshProxy ? ['ssh'] : []),
       ...(options.webTerminal ? ['webssh'] : []),
+      ...(options.databaseProxies ? ['postgresql', 'mysql'] : []),
     ],
   };
 
@@ -150,7 +160,8 @@ export function startGateway(options: GatewayOptions): Gateway {
 
   const sessions = createSessionRequests((message) => connection?.send(message) ?? false);
   let proxy: SshProxy | null = null;
-  const recordingDir = (options.sshProxy ?? options.webTerminal)?.dataDir;
+  const recordingDir = (options.sshProxy ?? options.webTerminal ?? options.databaseProxies)
+    ?.dataDir;
   const recordings = recordingDir
     ? createRecordings(recordingDir, (message) => connection?.send(message) ?? false, logger)
     : null;
@@ -187,6 +198,19 @@ export function startGateway(options: GatewayOptions): Gateway {
       })
     : Promise.resolve(null);
   webTerminal.catch((err: unknown) => logger.error({ err }, 'the web terminal could not start'));
+
+  const databaseProxies = options.databaseProxies
+    ? startDatabaseProxies({
+        ...options.databaseProxies,
+        ports: hello.ports,
+        control: sessions,
+        logger,
+        recordings: recordings!,
+      })
+    : Promise.resolve(null);
+  databaseProxies.catch((err: unknown) =>
+    logger.error({ err }, 'the database proxies could not start'),
+  );
 
   const deliver = (message: TaskResultMessage): void => {
     if (connection?.send(message)) return;
@@ -356,11 +380,13 @@ export function startGateway(options: GatewayOptions): Gateway {
       await (proxy as SshProxy | null)?.close();
       await webTerminal.catch(() => null);
       await (terminal as WebTerminal | null)?.close();
+      await (await databaseProxies.catch(() => null))?.close();
       recordings?.stop();
     },
     sessions,
     sshProxy,
     webTerminal,
+    databaseProxies,
     recordings,
   };
 }

@@ -5,7 +5,7 @@
  * is ever accepted without the server's word.
  */
 import crypto from 'node:crypto';
-import type { AlarmAction, CommandPolicy, FileOp, FileWay } from '@portcullis/contract';
+import type { AlarmAction, CommandPolicy, FileOp, FileWay, SqlPolicy } from '@portcullis/contract';
 import type { ReplyMessage } from './connection';
 import {
   CONTROL_PROTOCOL,
@@ -34,14 +34,26 @@ export interface SessionControlApi {
     token: string,
     clientIp: string,
   ): Promise<Outcome<{ resolved: ResolvedCode; grant: string }>>;
-  credential(grant: string, username: string): Promise<Outcome<{ credential: SessionCredential }>>;
+  credential(
+    grant: string,
+    username: string,
+    /** What this proxy carries: the server refuses a resource of another kind. */
+    kind?: 'linux' | 'mysql' | 'postgresql',
+  ): Promise<Outcome<{ credential: SessionCredential }>>;
   start(
     grant: string,
     clientIp: string,
     way: SessionWay,
-  ): Promise<Outcome<{ connectionId: number; policy?: CommandPolicy; logFilters?: string[] }>>;
+  ): Promise<
+    Outcome<{
+      connectionId: number;
+      policy?: CommandPolicy;
+      logFilters?: string[];
+      sqlPolicy?: SqlPolicy;
+    }>
+  >;
   end(connectionId: number): void;
-  /** Security mode acted on a command line (reported, not waited for). */
+  /** Security mode acted on a command line or a statement (reported, not waited for). */
   alarm(connectionId: number, action: AlarmAction, command: string, rule: string): void;
   /** A file the session opened, for the file log (reported, not waited for). */
   fileTransfer(connectionId: number, way: FileWay, op: FileOp, filename: string): void;
@@ -120,11 +132,12 @@ export function createSessionRequests(
       }
       return { ok: false, refusal: refusal(reply) };
     },
-    async credential(grant, username) {
+    async credential(grant, username, kind = 'linux') {
       const reply = await ask({
         type: 'session_credential',
         grant,
         username,
+        kind,
       });
       if (reply?.type === 'session_credential_result' && reply.credential) {
         return { ok: true, credential: reply.credential };
@@ -144,6 +157,7 @@ export function createSessionRequests(
           connectionId: reply.connection_id,
           ...(reply.policy && { policy: reply.policy }),
           ...(reply.log_filters && { logFilters: reply.log_filters }),
+          ...(reply.sql_policy && { sqlPolicy: reply.sql_policy }),
         };
       }
       return { ok: false, refusal: refusal(reply) };

@@ -1,0 +1,175 @@
+/**
+ * The life of one database session on the gateway, shared by the MySQL and PostgreSQL proxies.
+ * authorize(): the code (the client's user name; a temporary authorization's one-time user
+ * name, with its password) is checked by the server exactly as for SSH, the resource must be of
+ * the proxy's kind and offer the database asked for, and the target credential is fetched for
+ * this session only. The proxy then logs in to the target itself and calls begin(): the server
+ * records the online connection and answers with the database's rules; from then on the
+ * statement log is spooled and uploaded, alarms are reported, and a cut from the console
+ * reaches the proxy. Nothing here is kept on disk but the statement log.
+ */
+import {
+  formatError,
+  type AlarmAction,
+  type ResolvedCode,
+  type SessionRefusal,
+  type SqlPolicy,
+} from '@portcullis/contract';
+import type { Outcome, SessionControlApi } from '../control/session-requests';
+import type { Logger } from '../core/logger';
+import { hideMatch, logFilterMatcher, recordingSpool, type Recordings } from '../recording';
+import { LOG_FILTER_HIDDEN } from '@portcullis/contract';
+import { createStatementLog, type StatementEntry, type StatementLog } from './statement-log';
+
+export type DbKind = 'mysql' | 'postgresql';
+export type { StatementEntry } from './statement-log';
+
+/** Where and as whom the gateway logs in to the database (never written to disk). */
+export interface DbTarget {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+}
+
+export interface DbLogin {
+  /** The user name the client gave: the code (or a temporary authorization's user name). */
+  code: string;
+  /** Only a temporary authorization needs one. */
+  password?: string;
+  clientIp: string;
+  /** The database the client asked for ('' or undefined: none). */
+  database?: string;
+}
+
+export interface AuthorizedDb {
+  resolved: ResolvedCode;
+  target: DbTarget;
+  /** Call once the target accepted the login: the session is then online and logged. */
+  begin(): Promise<Outcome<{ session: DbSession }>>;
+}
+
+export interface DbSession {
+  connectionId: number;
+  /** The database's rules; undefined when it has none. */
+  policy: SqlPolicy | undefined;
+  logStatement(entry: StatementEntry): void;
+  /** A notice rule let a statement through, or a block rule refused it (alarm log row). */
+  alarm(action: AlarmAction, statement: string, rule: string): void;
+  /** The server cut the session (an administrator, or the code or member was revoked). */
+  onCut(listener: (reason: string) => void): void;
+  /** The client or the target went: closes the statement log and reports the end. Idempotent. */
+  end(): Promise<void>;
+}
+
+export interface DbSessions {
+  authorize(kind: DbKind, login: DbLogin): Promise<Outcome<AuthorizedDb>>;
+}
+
+export interface DbSessionsOptions {
+  control: SessionControlApi;
+  logger: Logger;
+  /** The gateway's data folder (the statement logs' spool) and its uploader. */
+  dataDir: string;
+  recordings: Pick<Recordings, 'track' | 'finish'>;
+}
+
+const refusal = (code: 'WrongResourceKind' | 'DatabaseNotOffered'): SessionRefusal => ({
+  code,
+  message: formatError(code, 'en_US'),
+});
+
+/** '' or '*' in the resource's list offers every database. */
+function offers(resolved: ResolvedCode, database: string | undefined): boolean {
+  const list = resolved.resource.databases.filter((d) => d !== '');
+  if (!database || list.length === 0 || list.includes('*')) return true;
+  return list.includes(database);
+}
+
+export function createDbSessions(options: DbSessionsOptions): DbSessions {
+  const { control, logger } = options;
+  const spool = recordingSpool(options.dataDir);
+
+  async function begin(
+    kind: DbKind,
+    login: DbLogin,
+    grant: string,
+  ): Promise<Outcome<{ session: DbSession }>> {
+    const started = await control.start(grant, login.clientIp, kind);
+    if (!started.ok) return started;
+    const { connectionId } = started;
+    const logFilter = logFilterMatcher(started.logFilters);
+    let ended: Promise<void> | undefined;
+    const cutListeners: ((reason: string) => void)[] = [];
+    const stopCuts = control.onCut((id, reason) => {
+      if (id !== connectionId) return;
+      logger.info({ connection_id: id, reason }, 'database session cut by the server');
+      for (const listener of cutListeners) listener(reason);
+    });
+    const session: DbSession = {
+      connectionId,
+      policy: started.sqlPolicy,
+      logStatement: (entry) => log.write(entry),
+      alarm(action, statement, rule) {
+        control.alarm(
+          connectionId,
+          action,
+          hideMatch(logFilter, statement, LOG_FILTER_HIDDEN.command).slice(0, 4000),
+          rule,
+        );
+      },
+      onCut: (listener) => void cutListeners.push(listener),
+      end() {
+        ended ??= (async () => {
+          stopCuts();
+          await log.close();
+          options.recordings.finish(connectionId);
+          control.end(connectionId);
+          logger.info({ connection_id: connectionId, way: kind }, 'database session closed');
+        })();
+        return ended;
+      },
+    };
+    const log: StatementLog = createStatementLog(
+      spool,
+      connectionId,
+      logger,
+      () => {
+        // A statement log that cannot be written ends the session (fail closed).
+        for (const listener of cutListeners) listener('the statement log cannot be written');
+      },
+      logFilter,
+    );
+    options.recordings.track(connectionId);
+    logger.info({ connection_id: connectionId, way: kind }, 'database session started');
+    return { ok: true, session };
+  }
+
+  return {
+    async authorize(kind, login) {
+      const resolved = await control.resolve({
+        code: login.code,
+        clientIp: login.clientIp,
+        ...(login.password !== undefined && { password: login.password }),
+      });
+      if (!resolved.ok) return resolved;
+      if (resolved.resolved.resource.os !== kind) {
+        return { ok: false, refusal: refusal('WrongResourceKind') };
+      }
+      if (!offers(resolved.resolved, login.database)) {
+        return { ok: false, refusal: refusal('DatabaseNotOffered') };
+      }
+      // A database's one connect account: the server does not ask which (login_users is empty).
+      const username = resolved.resolved.login_users[0] ?? '';
+      const credential = await control.credential(resolved.grant, username, kind);
+      if (!credential.ok) return credential;
+      const c = credential.credential;
+      return {
+        ok: true,
+        resolved: resolved.resolved,
+        target: { host: c.host, port: c.port, username: c.username, password: c.password ?? '' },
+        begin: () => begin(kind, login, resolved.grant),
+      };
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * A database session's statement log: one JSON line per statement (time, database, statement
+ * text, affected rows or error, duration, and what the rules did), spooled to the same folder
+ * and file name as a terminal recording (`<spool>/<connection_id>.cast`, recording/recorder.ts)
+ * so the uploader streams it to the server the same way; the server serves it as
+ * `<id>-statements.jsonl`. Lines wait in memory at most {@link FLUSH_MS} (a SIGKILL loses no
+ * more), writes are asynchronous and one at a time, and what waits is capped: a client that
+ * floods statements faster than the disk takes them, or a log at the recording size limit,
+ * ends the session rather than run statements the log does not keep.
+ */
+import fs from 'node:fs';
+import { LOG_FILTER_HIDDEN, RECORDING_MAX_BYTES } from '@portcullis/contract';
+import type { Logger } from '../core/logger';
+import { hideMatch, type LogFilterMatcher } from '../recording';
+import { spoolFile } from '../recording/recorder';
+
+const FLUSH_MS = 250;
+const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+/** A statement longer than this is stored cut, with a note (a 100 MB INSERT is not a log line). */
+export const STATEMENT_LOG_TEXT_MAX = 64 * 1024;
+
+export interface StatementEntry {
+  /** Epoch milliseconds when the statement was sent. */
+  startedAt: number;
+  database: string;
+  statement: string;
+  durationMs: number;
+  /** Affected (or returned) rows, when the database said. */
+  rows?: number;
+  error?: string;
+  /** What the rules did: refused it, or let it through with an alarm. */
+  action?: 'blocked' | 'notice';
+  rule?: string;
+}
+
+export interface StatementLog {
+  write(entry: StatementEntry): void;
+  /** Writes what is pending and closes the file; resolves when it is on disk. */
+  close(): Promise<void>;
+}
+
+function line(entry: StatementEntry, logFilter: LogFilterMatcher | undefined): string {
+  const text =
+    entry.statement.length > STATEMENT_LOG_TEXT_MAX
+      ? `${entry.statement.slice(0, STATEMENT_LOG_TEXT_MAX)} [… ${entry.statement.length} characters in all]`
+      : entry.statement;
+  return `${JSON.stringify({
+    time: new Date(entry.startedAt).toISOString(),
+    database: entry.database,
+    statement: hideMatch(logFilter, text, LOG_FILTER_HIDDEN.command),
+    duration_ms: Math.round(entry.durationMs * 1000) / 1000,
+    ...(entry.rows !== undefined && { rows: entry.rows }),
+    ...(entry.error !== undefined && { error: entry.error }),
+    ...(entry.action && { action: entry.action }),
+    ...(entry.rule && { rule: entry.rule }),
+  })}\n`;
+}
+
+export function createStatementLog(
+  dir: string,
+  connectionId: number,
+  logger: Logger,
+  onFailure: () => void,
+  logFilter?: LogFilterMatcher,
+): StatementLog {
+  const file = spoolFile(dir, connectionId);
+  // The file exists from the start, so the uploader (told at once) finds it.
+  fs.mkdirSync(dir, { recursive: true });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  let written = 0;
+  let dropped = 0;
+  let writing: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let failed = false;
+
+  const flush = (): Promise<void> => {
+    timer = undefined;
+    if (writing) return writing.then(flush);
+    if (pending.length === 0 || failed) return Promise.resolve();
+    const text = pending.join('');
+    pending = [];
+    pendingBytes = 0;
+    writing = fs.promises
+      .appendFile(file, text, { mode: 0o600 })
+      .then(() => {
+        written += Buffer.byteLength(text);
+      })
+      .catch((err: unknown) => {
+        failed = true;
+        logger.error({ err, connection_id: connectionId }, 'the statement log cannot be written');
+        onFailure();
+      })
+      .finally(() => {
+        writing = undefined;
+      });
+    return writing;
+  };
+
+  return {
+    write(entry) {
+      if (failed) return;
+      const text = line(entry, logFilter);
+      if (pendingBytes + text.length > MAX_PENDING_BYTES || written > RECORDING_MAX_BYTES) {
+        // A log that cannot keep every statement ends the session (fail closed): a flood of
+        // large statements must not push a later one out of the log unseen.
+        dropped += 1;
+        failed = true;
+        logger.warn(
+          { connection_id: connectionId },
+          'the statement log cannot keep up or is full; ending the session',
+        );
+        onFailure();
+        return;
+      }
+      pending.push(text);
+      pendingBytes += text.length;
+      timer ??= setTimeout(() => void flush(), FLUSH_MS);
+    },
+    async close() {
+      if (timer) clearTimeout(timer);
+      await flush();
+      if (dropped > 0) {
+        logger.warn({ connection_id: connectionId, dropped }, 'statement log lines were dropped');
+      }
+    },
+  };
+}

@@ -1,0 +1,197 @@
+// Clients that break the protocol: garbage, truncated and mutated logins, out-of-order and
+// oversize packets, random commands after a real login, a login that never comes. Each loses
+// only its own connection (with an ERR when one can be sent), and a normal client still works.
+import crypto from 'node:crypto';
+import net from 'node:net';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlParsers } from '../sql-audit';
+import { silentLogger } from '../core/logger';
+import { startMysqlProxy, type MysqlProxy } from './server';
+import { CAP, LoginReader, frame } from './packets';
+import {
+  closedWithin,
+  direct,
+  dropDatabase,
+  fakeSessions,
+  rawLogin,
+  scratchDatabase,
+} from './testing';
+
+let proxy: MysqlProxy;
+let db: string;
+const fuzzUser = `pc_f_${crypto.randomBytes(4).toString('hex')}`;
+const fuzzPassword = crypto.randomBytes(9).toString('base64url');
+// The fuzz user may only read the scratch database: random commands cannot harm MariaDB.
+const fake = fakeSessions({ fuzz: { target: { username: fuzzUser, password: fuzzPassword } } });
+
+beforeAll(async () => {
+  await loadSqlParsers();
+  db = await scratchDatabase('mysqlfuzz');
+  const conn = await direct(db);
+  await conn.query('CREATE TABLE t (id INT)');
+  await conn.query(`CREATE USER '${fuzzUser}'@'%' IDENTIFIED BY '${fuzzPassword}'`);
+  await conn.query(`GRANT SELECT ON \`${db}\`.* TO '${fuzzUser}'@'%'`);
+  await conn.end();
+  proxy = await startMysqlProxy({
+    port: 0,
+    host: '127.0.0.1',
+    sessions: fake.sessions,
+    logger: silentLogger,
+  });
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  const conn = await direct();
+  await conn.query(`DROP USER IF EXISTS '${fuzzUser}'@'%'`);
+  await conn.end();
+  if (db) await dropDatabase(db);
+});
+
+/** A well-formed HandshakeResponse41 for the code. */
+function loginPayload(code: string): Buffer {
+  const head = Buffer.alloc(32);
+  head.writeUInt32LE(
+    CAP.PROTOCOL_41 | CAP.SECURE_CONNECTION | CAP.PLUGIN_AUTH | CAP.CONNECT_WITH_DB,
+    0,
+  );
+  head[8] = 45;
+  return Buffer.concat([
+    head,
+    Buffer.from(`${code}\0`),
+    Buffer.from([20]),
+    crypto.randomBytes(20),
+    Buffer.from(`${db}\0mysql_native_password\0`),
+  ]);
+}
+
+function mutate(data: Buffer): Buffer {
+  const out = Buffer.from(data);
+  const edits = 1 + crypto.randomInt(4);
+  for (let i = 0; i < edits; i++) {
+    const at = crypto.randomInt(out.length);
+    out[at] = crypto.randomInt(256);
+  }
+  return crypto.randomInt(4) === 0 ? out.subarray(0, crypto.randomInt(out.length)) : out;
+}
+
+/** A command with valid framing and random contents, or a mutated frame. */
+function randomCommand(): Buffer {
+  const kinds = [
+    () => frame(Buffer.concat([Buffer.from([0x03]), crypto.randomBytes(crypto.randomInt(200))]), 0),
+    () =>
+      frame(
+        Buffer.concat([
+          Buffer.from([crypto.randomInt(256)]),
+          crypto.randomBytes(crypto.randomInt(40)),
+        ]),
+        0,
+      ),
+    () => frame(Buffer.concat([Buffer.from([0x17]), crypto.randomBytes(12)]), 0),
+    () => frame(Buffer.concat([Buffer.from([0x16]), Buffer.from('SELECT ? FROM t')]), 0),
+    () => mutate(frame(Buffer.from('\x03SELECT id FROM t', 'latin1'), 0)),
+    () => crypto.randomBytes(1 + crypto.randomInt(100)),
+  ];
+  return (kinds[crypto.randomInt(kinds.length)] as () => Buffer)();
+}
+
+/** One hostile connection; resolves when the proxy closed it or after a short while. */
+async function hostile(i: number): Promise<void> {
+  const socket = net.connect(proxy.port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  const reader = new LoginReader(socket);
+  try {
+    await reader.next();
+    const mode = i % 4;
+    if (mode === 0) socket.write(crypto.randomBytes(crypto.randomInt(2000)));
+    else if (mode === 1) socket.write(mutate(frame(loginPayload('fuzz'), 1)));
+    else {
+      socket.write(frame(loginPayload('fuzz'), 1));
+      const ok = await reader.next();
+      if (ok.payload[0] !== 0x00) throw new Error('login refused');
+      reader.detach();
+      socket.on('data', () => undefined);
+      for (let n = 0; n < (mode === 2 ? 1 : 8); n++) socket.write(randomCommand());
+    }
+  } catch {
+    // The proxy closing on us is the expected answer.
+  }
+  const closed = await closedWithin(socket, 300);
+  if (!closed) socket.destroy();
+}
+
+describe('mysql proxy robustness', () => {
+  it('survives random and mutated packets on many connections', async () => {
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(Array.from({ length: 30 }, (_, i) => hostile(batch * 30 + i)));
+    }
+    const conn = await mysql.createConnection({
+      host: '127.0.0.1',
+      port: proxy.port,
+      user: 'fuzz',
+      database: db,
+    });
+    const [rows] = await conn.query('SELECT COUNT(*) AS n FROM t');
+    expect(rows).toEqual([{ n: 0 }]);
+    await conn.end();
+    expect(fake.started.length).toBeGreaterThan(100);
+    // Every session that began was ended exactly once.
+    await expect.poll(() => fake.started.filter((s) => s.ended !== 1).length).toBe(0);
+  });
+
+  it('answers garbage before the login with an ERR and closes', async () => {
+    const socket = net.connect(proxy.port, '127.0.0.1');
+    const reader = new LoginReader(socket);
+    await reader.next();
+    socket.write(frame(Buffer.from('GET / HTTP/1.1\r\n\r\n'), 1));
+    const err = await reader.next();
+    expect(err.payload[0]).toBe(0xff);
+    expect(await closedWithin(socket, 1000)).toBe(true);
+  });
+
+  it('refuses an out-of-order command packet', async () => {
+    const { socket, reader } = await rawLogin(proxy.port, 'fuzz');
+    socket.write(frame(Buffer.from('\x03SELECT 1', 'latin1'), 5));
+    const err = await reader.next();
+    expect(err.payload.readUInt16LE(1)).toBe(1156);
+    expect(await closedWithin(socket, 1000)).toBe(true);
+  });
+
+  it('refuses a command over 64 MiB without reading it all', async () => {
+    const { socket, reader } = await rawLogin(proxy.port, 'fuzz');
+    const chunk = Buffer.alloc(0xffffff, 0x20);
+    chunk[0] = 0x03;
+    for (let seq = 0; seq < 4; seq++) {
+      const header = Buffer.from([0xff, 0xff, 0xff, seq]);
+      socket.write(header);
+      socket.write(chunk);
+    }
+    socket.write(Buffer.from([0xff, 0xff, 0xff, 4]));
+    const err = await reader.next();
+    expect(err.payload.readUInt16LE(1)).toBe(1153);
+    expect(await closedWithin(socket, 2000)).toBe(true);
+  });
+
+  it('relays a 20 MB statement split over two packets', async () => {
+    const { socket, reader } = await rawLogin(proxy.port, 'fuzz');
+    const text = `SELECT '${'y'.repeat(20 * 1024 * 1024)}' IS NOT NULL AS ok`;
+    socket.write(frame(Buffer.concat([Buffer.from([0x03]), Buffer.from(text)]), 0));
+    // MariaDB's max_allowed_packet may refuse it (ERR) or answer (a result set): either way the
+    // proxy framed and forwarded it whole.
+    const first = await reader.next();
+    expect(first.seq).toBe(2);
+    socket.destroy();
+  });
+
+  it('times out a login that never comes', async () => {
+    const socket = net.connect(proxy.port, '127.0.0.1');
+    const reader = new LoginReader(socket);
+    await reader.next();
+    const t = Date.now();
+    const err = await reader.next();
+    expect(err.payload.readUInt16LE(1)).toBe(1159);
+    expect(Date.now() - t).toBeGreaterThan(9_000);
+    expect(await closedWithin(socket, 1000)).toBe(true);
+  }, 20_000);
+});

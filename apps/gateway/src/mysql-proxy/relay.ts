@@ -1,0 +1,420 @@
+/**
+ * The command phase: the client's commands are read whole (a COM_QUERY must be judged before a
+ * byte of it reaches the target), checked, and forwarded one at a time; the target's responses
+ * stream back to the client chunk by chunk as they arrive, never held whole, with backpressure
+ * both ways (a side that cannot keep up pauses the other). results.ts follows each response to
+ * log its outcome.
+ *
+ * Commands dispatch through {@link COMMANDS}. Relayed: text queries and prepared statements
+ * (judged at prepare time; COM_STMT_EXECUTE logs the prepared text), COM_INIT_DB (the database
+ * must be one the resource offers), COM_PING, COM_FIELD_LIST, COM_SET_OPTION, COM_STATISTICS,
+ * COM_PROCESS_INFO/KILL (the same as SHOW PROCESSLIST / KILL in SQL), COM_RESET_CONNECTION.
+ * Refused (fail closed): COM_CHANGE_USER (it would log in as someone else), and every other
+ * command (COM_CREATE_DB/COM_DROP_DB would bypass the rules; replication and
+ * COM_SHUTDOWN/COM_DEBUG have no place behind a bastion; MariaDB's bulk execute is not
+ * negotiated).
+ *
+ * One class (about 400 lines) because the client framing, the command queue, the response in
+ * flight and the backpressure share their state; the command table keeps each handler short.
+ *
+ * Limits: texts are decoded as UTF-8 for judging and logging whatever the connection's
+ * character set; a command is at most {@link COMMAND_MAX} bytes.
+ */
+import type net from 'node:net';
+import type { Duplex } from 'node:stream';
+import { formatError } from '@portcullis/contract';
+import type { DbSession } from '../db-proxy/session';
+import type { Logger } from '../core/logger';
+import { ER, HEADER, MAX_PAYLOAD, Malformed, errPayload, frame, type ErrorKind } from './packets';
+import { ResponseTracker, type Expect, type Result } from './results';
+import { decide, pairResults, type Judged, type TimedResult } from './statements';
+
+/** The largest command the gateway reads (a big INSERT fits; a flood does not). */
+export const COMMAND_MAX = 64 * 1024 * 1024;
+/** Statement texts remembered per connection (a client that never closes them is cut off). */
+const PREPARED_MAX = 10_000;
+
+interface Command {
+  payload: Buffer;
+  /** Sequence id of its last packet: a refusal answers with the next one. */
+  lastSeq: number;
+}
+
+export interface RelayOptions {
+  client: Duplex;
+  target: net.Socket;
+  /** Bytes already read from each side past the login. */
+  clientRest: Buffer;
+  targetRest: Buffer;
+  session: DbSession;
+  database: string;
+  offered: (database: string) => boolean;
+  logger: Logger;
+  /** Both sockets are gone. */
+  onClosed(): void;
+}
+
+type Handler = (relay: Relay, command: Command) => void;
+
+const forwardAs =
+  (expect: Expect | 'none'): Handler =>
+  (relay, command) =>
+    relay.forward(command, expect);
+
+const COMMANDS: Record<number, Handler> = {
+  0x01: (relay) => relay.quit(),
+  0x02: (relay, command) => relay.initDb(command),
+  0x03: (relay, command) => relay.query(command),
+  0x04: forwardAs('fields'),
+  0x09: forwardAs('single'),
+  0x0a: forwardAs('results'),
+  0x0c: forwardAs('single'),
+  0x0e: forwardAs('single'),
+  0x11: (relay, command) =>
+    relay.refuse(
+      command,
+      ER.NOT_SUPPORTED,
+      'Portcullis: changing the user is not allowed through the gateway; connect with another code',
+    ),
+  0x16: (relay, command) => relay.prepare(command),
+  0x17: (relay, command) => relay.execute(command),
+  0x18: forwardAs('none'),
+  0x19: (relay, command) => relay.closeStatement(command),
+  0x1a: forwardAs('single'),
+  0x1b: forwardAs('single'),
+  0x1c: forwardAs('rows'),
+  0x1f: (relay, command) => relay.resetConnection(command),
+};
+
+export class Relay {
+  private readonly client: Duplex;
+  private readonly target: net.Socket;
+  private readonly tracker = new ResponseTracker();
+  private readonly queue: Command[] = [];
+  private readonly prepared = new Map<number, string>();
+  private database: string;
+  /** A command is being judged or its response is on its way. */
+  private busy = false;
+  private closed = false;
+  // Client framing: the packets of the command being read.
+  private inHeader = Buffer.alloc(HEADER);
+  private inHeaderHave = 0;
+  private inLeft = 0;
+  private inParts: Buffer[] = [];
+  private inTotal = 0;
+  private inSeq = -1;
+  private inLastLength = 0;
+  private onResponseDone: (() => void) | undefined;
+
+  constructor(private readonly options: RelayOptions) {
+    this.client = options.client;
+    this.target = options.target;
+    this.database = options.database;
+    this.client.on('data', (chunk: Buffer) => this.fromClient(chunk));
+    this.target.on('data', (chunk: Buffer) => this.fromTarget(chunk));
+    for (const socket of [this.client, this.target]) {
+      socket.on('error', () => this.close());
+      socket.on('close', () => this.close());
+      socket.on('end', () => this.close());
+    }
+    options.session.onCut((reason) => this.cut(reason));
+    if (options.targetRest.length > 0) this.fromTarget(options.targetRest);
+    if (options.clientRest.length > 0) this.fromClient(options.clientRest);
+    this.client.resume();
+    this.target.resume();
+  }
+
+  // ---- reading the client ----
+
+  private fromClient(chunk: Buffer): void {
+    if (this.closed) return;
+    try {
+      this.frameClient(chunk);
+    } catch (err) {
+      const e = err instanceof Malformed ? err : new Malformed('bad packet');
+      this.fatal(e.kind, `Portcullis: ${e.message}`, this.inSeq + 1);
+      return;
+    }
+    // Commands wait their turn; while one is waiting, the client is not read further.
+    if (this.queue.length > 0) this.client.pause();
+    this.pump();
+  }
+
+  /** 3-byte length + seq; a payload of exactly 0xffffff continues in the next packet. */
+  private frameClient(chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (this.inHeaderHave < HEADER) {
+        const n = Math.min(HEADER - this.inHeaderHave, chunk.length - offset);
+        chunk.copy(this.inHeader, this.inHeaderHave, offset, offset + n);
+        this.inHeaderHave += n;
+        offset += n;
+        if (this.inHeaderHave < HEADER) return;
+        const length = this.inHeader.readUIntLE(0, 3);
+        const seq = this.inHeader[3] as number;
+        const expected =
+          this.inParts.length === 0 && this.inLastLength !== MAX_PAYLOAD
+            ? 0
+            : (this.inSeq + 1) & 0xff;
+        if (seq !== expected) throw new Malformed('packets out of order', ER.OUT_OF_ORDER);
+        this.inSeq = seq;
+        this.inLastLength = length;
+        this.inTotal += length;
+        if (this.inTotal > COMMAND_MAX) {
+          throw new Malformed('the command is larger than the gateway reads', ER.TOO_LARGE);
+        }
+        this.inLeft = length;
+        if (length === 0) this.packetDone();
+        continue;
+      }
+      const n = Math.min(this.inLeft, chunk.length - offset);
+      this.inParts.push(chunk.subarray(offset, offset + n));
+      offset += n;
+      this.inLeft -= n;
+      if (this.inLeft === 0) this.packetDone();
+    }
+  }
+
+  private packetDone(): void {
+    this.inHeaderHave = 0;
+    if (this.inLastLength === MAX_PAYLOAD) return;
+    const payload =
+      this.inParts.length === 1 ? (this.inParts[0] as Buffer) : Buffer.concat(this.inParts);
+    this.inParts = [];
+    this.inTotal = 0;
+    if (payload.length === 0) throw new Malformed('an empty command');
+    this.queue.push({ payload, lastSeq: this.inSeq });
+    this.inSeq = -1;
+  }
+
+  private pump(): void {
+    while (!this.busy && !this.closed) {
+      const command = this.queue.shift();
+      if (!command) {
+        this.client.resume();
+        return;
+      }
+      this.busy = true;
+      const handler = COMMANDS[command.payload[0] as number];
+      try {
+        if (handler) handler(this, command);
+        else {
+          const code = (command.payload[0] as number).toString(16);
+          this.refuse(command, ER.UNKNOWN_COM, `Portcullis: command 0x${code} is not relayed`);
+        }
+      } catch (err) {
+        this.options.logger.error({ err }, 'mysql command failed');
+        this.fatal(
+          ER.UNKNOWN,
+          'Portcullis: the gateway failed on this command',
+          command.lastSeq + 1,
+        );
+      }
+    }
+  }
+
+  /** The command is finished (answered, or no answer expected): take the next. */
+  private next(): void {
+    this.busy = false;
+    queueMicrotask(() => this.pump());
+  }
+
+  // ---- commands ----
+
+  /** Sends the command to the target and follows its response. */
+  forward(
+    command: Command,
+    expect: Expect | 'none',
+    onDone?: (results: TimedResult[], interrupted: boolean) => void,
+  ): void {
+    if (this.closed) return;
+    const results: TimedResult[] = [];
+    if (expect === 'none') {
+      this.writeTarget(frame(command.payload, 0));
+      this.next();
+      return;
+    }
+    this.tracker.expect(expect, {
+      onResult: (result: Result) => results.push({ result, endedAt: performance.now() }),
+      onPrepared: (id) => this.onPrepared?.(id),
+      onDone: () => {
+        this.onPrepared = undefined;
+        this.onResponseDone = undefined;
+        onDone?.(results, false);
+        this.next();
+      },
+    });
+    this.onResponseDone = () => onDone?.(results, true);
+    this.writeTarget(frame(command.payload, 0));
+  }
+
+  private onPrepared: ((id: number) => void) | undefined;
+
+  refuse(command: Command, kind: ErrorKind, message: string): void {
+    this.writeClient(frame(errPayload(kind, message), command.lastSeq + 1));
+    this.next();
+  }
+
+  quit(): void {
+    this.writeTarget(frame(Buffer.from([0x01]), 0));
+    this.close();
+  }
+
+  query(command: Command): void {
+    const text = command.payload.subarray(1).toString('utf8');
+    this.judged(command, text, 'results');
+  }
+
+  prepare(command: Command): void {
+    const text = command.payload.subarray(1).toString('utf8');
+    if (this.prepared.size >= PREPARED_MAX) {
+      this.refuse(command, ER.UNKNOWN, 'Portcullis: too many prepared statements are open');
+      return;
+    }
+    this.onPrepared = (id) => this.prepared.set(id, text);
+    this.judged(command, text, 'prepare');
+  }
+
+  /** Judges a text; forwards it and logs its outcome, or refuses it. */
+  private judged(command: Command, text: string, expect: 'results' | 'prepare'): void {
+    const { session } = this.options;
+    const decision = decide(text, session, this.options.offered);
+    const startedAt = Date.now();
+    if (!decision.pass) {
+      this.onPrepared = undefined;
+      session.logStatement({
+        startedAt,
+        database: this.database,
+        statement: text,
+        durationMs: 0,
+        action: 'blocked',
+        rule: decision.rule,
+      });
+      if (decision.alarm) session.alarm('intercept', text, decision.rule);
+      const kind = decision.rule === 'database' ? ER.DB_ACCESS_DENIED : ER.TABLE_ACCESS_DENIED;
+      this.refuse(command, kind, decision.message);
+      return;
+    }
+    const notices = [...new Set(decision.statements.flatMap((s) => (s.notice ? [s.notice] : [])))];
+    if (notices.length > 0) session.alarm('notice', text, notices.join(', '));
+    // A prepared text is logged when it runs (COM_STMT_EXECUTE), not when it is prepared.
+    if (expect === 'prepare') return this.forward(command, 'prepare');
+    this.forwardLogged(command, decision, startedAt);
+  }
+
+  private forwardLogged(command: Command, judged: Judged, startedAt: number): void {
+    const sentAt = { epoch: startedAt, perf: performance.now() };
+    const database = this.database;
+    this.forward(command, 'results', (results, interrupted) => {
+      const entries = pairResults(judged.statements, results, database, sentAt, interrupted);
+      for (const entry of entries) {
+        this.options.session.logStatement(entry);
+      }
+      const ok = results.length > 0 && !results.some((r) => r.result.kind === 'error');
+      const use = judged.uses[judged.uses.length - 1];
+      if (ok && use !== undefined) this.database = use;
+    });
+  }
+
+  execute(command: Command): void {
+    const id = command.payload.length >= 5 ? command.payload.readUInt32LE(1) : -1;
+    const text = this.prepared.get(id) ?? `[prepared statement ${id} unknown to the gateway]`;
+    this.forwardLogged(command, { statements: [{ text }], uses: [] }, Date.now());
+  }
+
+  closeStatement(command: Command): void {
+    if (command.payload.length >= 5) this.prepared.delete(command.payload.readUInt32LE(1));
+    this.forward(command, 'none');
+  }
+
+  resetConnection(command: Command): void {
+    this.prepared.clear();
+    this.forward(command, 'single');
+  }
+
+  initDb(command: Command): void {
+    const database = command.payload.subarray(1).toString('utf8');
+    if (!this.options.offered(database)) {
+      this.refuse(
+        command,
+        ER.DB_ACCESS_DENIED,
+        `DatabaseNotOffered: ${formatError('DatabaseNotOffered', 'en_US')}`,
+      );
+      return;
+    }
+    this.forward(command, 'single', (results) => {
+      if (results.every((r) => r.result.kind !== 'error')) this.database = database;
+    });
+  }
+
+  // ---- the target's responses ----
+
+  private fromTarget(chunk: Buffer): void {
+    if (this.closed) return;
+    try {
+      this.tracker.feed(chunk);
+    } catch (err) {
+      this.options.logger.warn(
+        { reason: err instanceof Error ? err.message : 'unknown' },
+        'mysql target sent what the gateway does not follow',
+      );
+      this.close();
+      return;
+    }
+    this.writeClient(chunk);
+  }
+
+  private writeClient(data: Buffer): void {
+    if (this.client.destroyed) return;
+    if (!this.client.write(data)) {
+      this.target.pause();
+      this.client.once('drain', () => this.target.resume());
+    }
+  }
+
+  private writeTarget(data: Buffer): void {
+    if (this.target.destroyed) return;
+    if (!this.target.write(data)) {
+      this.client.pause();
+      this.target.once('drain', () => {
+        if (this.queue.length === 0) this.client.resume();
+      });
+    }
+  }
+
+  // ---- ending ----
+
+  /** A protocol error: tell the client why (when its next packet is expected), then close. */
+  private fatal(kind: ErrorKind, message: string, seq: number): void {
+    if (!this.tracker.busy && !this.client.destroyed) {
+      this.client.end(frame(errPayload(kind, message), seq & 0xff));
+    }
+    this.close();
+  }
+
+  /** The server cut the session: an idle client is told why; both sockets go within a second. */
+  cut(reason: string): void {
+    if (this.closed) return;
+    if (!this.busy && !this.client.destroyed) {
+      this.client.end(
+        frame(errPayload(ER.UNKNOWN, `Portcullis: the session was cut (${reason})`), 0),
+      );
+    }
+    this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    // The statement in flight still gets its line: what came back, then the end.
+    const inFlight = this.onResponseDone;
+    this.onResponseDone = undefined;
+    inFlight?.();
+    this.target.destroy();
+    // Let a last ERR reach the client, but never wait long for a client that does not read.
+    const client = this.client;
+    if (client.writableEnded) setTimeout(() => client.destroy(), 200).unref();
+    else client.destroy();
+    this.options.onClosed();
+  }
+}

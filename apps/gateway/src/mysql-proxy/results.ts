@@ -1,0 +1,243 @@
+/**
+ * Follows the target's responses as their bytes stream by, without holding them: the relay
+ * forwards every chunk to the client as it arrives and feeds it here too. The tracker frames
+ * packets, keeps at most the first {@link PREFIX_MAX} bytes of each (a view when it lies in one
+ * chunk), and walks the response grammar of the command in flight (dev.mysql.com "COM_QUERY
+ * Response", "COM_STMT_PREPARE Response", "Binary Protocol Resultset"; classic EOF packets,
+ * since DEPRECATE_EOF is never negotiated) to tell when the response is complete and what each
+ * result was: affected rows (OK), returned rows (result set), or the error text (ERR).
+ *
+ * SERVER_MORE_RESULTS_EXISTS in an OK or EOF means another result follows (multi-statements,
+ * stored procedures); the response ends with the first result without it, or with an ERR.
+ */
+import { HEADER, MAX_PAYLOAD, Malformed, Reader, STATUS, readErr } from './packets';
+
+/** Enough for an OK's counters and status, an ERR's text, a PREPARE_OK, an EOF. */
+const PREFIX_MAX = 1024;
+
+/** What a command's response looks like. */
+export type Expect =
+  /** OK, ERR, or result sets (COM_QUERY, COM_STMT_EXECUTE, COM_PROCESS_INFO). */
+  | 'results'
+  /** PREPARE_OK and its parameter and column definitions, or ERR. */
+  | 'prepare'
+  /** Rows until EOF or ERR (COM_STMT_FETCH). */
+  | 'rows'
+  /** Column definitions until EOF, or ERR (COM_FIELD_LIST). */
+  | 'fields'
+  /** Exactly one packet of any kind (OK, ERR, EOF, COM_STATISTICS' text). */
+  | 'single';
+
+export type Result =
+  | { kind: 'ok'; rows: number }
+  | { kind: 'rows'; rows: number }
+  | { kind: 'error'; message: string };
+
+export interface ResponseEvents {
+  onResult(result: Result): void;
+  /** The whole response arrived; the next command may be sent. */
+  onDone(): void;
+  onPrepared?(statementId: number): void;
+}
+
+/** What follows a run of definitions and their EOF. */
+type Then = 'rows' | 'done' | State;
+
+type State =
+  | { at: 'idle' }
+  | { at: 'first'; single: boolean }
+  | { at: 'columns'; left: number; then: Then }
+  | { at: 'eof'; then: Then }
+  | { at: 'rows'; count: number }
+  | { at: 'fields' }
+  | { at: 'prepare-first' };
+
+const isEof = (first: number, length: number): boolean => first === 0xfe && length < 9;
+
+/** OK_Packet: 0x00 / int<lenenc> affected_rows / int<lenenc> last_insert_id / int<2> status. */
+function readOk(prefix: Buffer): { rows: number; status: number } {
+  const r = new Reader(prefix);
+  r.skip(1);
+  const rows = r.lenenc();
+  r.lenenc();
+  return { rows, status: r.u16() };
+}
+
+/** EOF_Packet: 0xfe / int<2> warnings / int<2> status. */
+const eofStatus = (prefix: Buffer): number => (prefix.length >= 5 ? prefix.readUInt16LE(3) : 0);
+
+export class ResponseTracker {
+  private state: State = { at: 'idle' };
+  private events: ResponseEvents | undefined;
+  // Framing across chunks.
+  private header = Buffer.alloc(HEADER);
+  private headerHave = 0;
+  private left = 0;
+  private length = 0;
+  private parts: Buffer[] = [];
+  private have = 0;
+  private continuing = false;
+
+  /** Starts following the response to a command that was just forwarded. */
+  expect(expect: Expect, events: ResponseEvents): void {
+    this.events = events;
+    this.state =
+      expect === 'results'
+        ? { at: 'first', single: false }
+        : expect === 'single'
+          ? { at: 'first', single: true }
+          : expect === 'rows'
+            ? { at: 'rows', count: 0 }
+            : expect === 'fields'
+              ? { at: 'fields' }
+              : { at: 'prepare-first' };
+  }
+
+  get busy(): boolean {
+    return this.state.at !== 'idle';
+  }
+
+  /** Reads one chunk of the target's bytes (the caller forwards them unchanged). */
+  feed(chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (this.headerHave < HEADER) {
+        const n = Math.min(HEADER - this.headerHave, chunk.length - offset);
+        chunk.copy(this.header, this.headerHave, offset, offset + n);
+        this.headerHave += n;
+        offset += n;
+        if (this.headerHave < HEADER) return;
+        this.length = this.header.readUIntLE(0, 3);
+        this.left = this.length;
+        this.parts = [];
+        this.have = 0;
+        if (this.left === 0) this.complete();
+        continue;
+      }
+      const n = Math.min(this.left, chunk.length - offset);
+      if (this.have < PREFIX_MAX) {
+        const keep = Math.min(n, PREFIX_MAX - this.have);
+        this.parts.push(chunk.subarray(offset, offset + keep));
+        this.have += keep;
+      }
+      offset += n;
+      this.left -= n;
+      if (this.left === 0) this.complete();
+    }
+  }
+
+  private complete(): void {
+    this.headerHave = 0;
+    const wasContinuing = this.continuing;
+    this.continuing = this.length === MAX_PAYLOAD;
+    // The tail of a 16 MiB payload is not a packet of its own.
+    if (wasContinuing) return;
+    const prefix = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts);
+    this.parts = [];
+    this.packet(prefix, this.length);
+  }
+
+  private result(result: Result): void {
+    this.events?.onResult(result);
+  }
+
+  private done(): void {
+    this.state = { at: 'idle' };
+    const events = this.events;
+    this.events = undefined;
+    events?.onDone();
+  }
+
+  /** After an OK or EOF: another result follows, or the response is complete. */
+  private next(status: number): void {
+    if (status & STATUS.MORE_RESULTS_EXISTS) this.state = { at: 'first', single: false };
+    else this.done();
+  }
+
+  private packet(prefix: Buffer, length: number): void {
+    const first = prefix[0] ?? -1;
+    const s = this.state;
+    switch (s.at) {
+      case 'idle':
+        // Unsolicited (a server shutting the connection down says why): forwarded, not logged.
+        return;
+      case 'first':
+        if (s.single) {
+          if (first === 0xff) this.result({ kind: 'error', message: readErr(prefix).message });
+          this.done();
+          return;
+        }
+        if (first === 0x00) {
+          const ok = readOk(prefix);
+          this.result({ kind: 'ok', rows: ok.rows });
+          this.next(ok.status);
+        } else if (first === 0xff) {
+          this.result({ kind: 'error', message: readErr(prefix).message });
+          this.done();
+        } else if (first === 0xfb) {
+          // LOCAL INFILE request: CLIENT_LOCAL_FILES is never requested, so a server asking
+          // anyway is not one the gateway understands.
+          throw new Malformed('the database asked for a local file');
+        } else {
+          const count = new Reader(prefix).lenenc();
+          this.state = { at: 'columns', left: count, then: 'rows' };
+          if (count === 0) throw new Malformed('a result set without columns');
+        }
+        return;
+      case 'columns':
+        if (first === 0xff) return this.errorMidway(prefix);
+        s.left -= 1;
+        if (s.left === 0) this.state = { at: 'eof', then: s.then };
+        return;
+      case 'eof': {
+        if (!isEof(first, length)) throw new Malformed('expected an EOF packet');
+        if (s.then === 'done') return this.done();
+        if (s.then !== 'rows') return void (this.state = s.then);
+        // A cursor was opened (COM_STMT_EXECUTE with a cursor): rows come with COM_STMT_FETCH.
+        if (eofStatus(prefix) & STATUS.CURSOR_EXISTS) {
+          this.result({ kind: 'rows', rows: 0 });
+          return this.done();
+        }
+        this.state = { at: 'rows', count: 0 };
+        return;
+      }
+      case 'rows':
+        if (isEof(first, length)) {
+          this.result({ kind: 'rows', rows: s.count });
+          this.next(eofStatus(prefix));
+        } else if (first === 0xff) {
+          this.errorMidway(prefix);
+        } else {
+          s.count += 1;
+        }
+        return;
+      case 'fields':
+        if (first === 0xff) return this.errorMidway(prefix);
+        if (isEof(first, length)) this.done();
+        return;
+      case 'prepare-first': {
+        if (first === 0xff) return this.errorMidway(prefix);
+        // COM_STMT_PREPARE_OK: 0x00 / int<4> statement id / int<2> columns / int<2> params.
+        const r = new Reader(prefix);
+        r.skip(1);
+        const id = r.u32();
+        const columns = r.u16();
+        const params = r.u16();
+        this.events?.onPrepared?.(id);
+        this.result({ kind: 'ok', rows: 0 });
+        // Parameter definitions and their EOF come first, then the columns and theirs.
+        const columnDefs: Then =
+          columns > 0 ? { at: 'columns', left: columns, then: 'done' } : 'done';
+        if (params > 0) this.state = { at: 'columns', left: params, then: columnDefs };
+        else if (columnDefs !== 'done') this.state = columnDefs;
+        else this.done();
+        return;
+      }
+    }
+  }
+
+  private errorMidway(prefix: Buffer): void {
+    this.result({ kind: 'error', message: readErr(prefix).message });
+    this.done();
+  }
+}

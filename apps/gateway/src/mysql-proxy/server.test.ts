@@ -1,0 +1,316 @@
+// The MySQL proxy with the mysql2 driver against the real MariaDB: login, refusals, rules,
+// the statement log, prepared statements, multi-statements, cuts and temporary authorizations.
+import crypto from 'node:crypto';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlParsers } from '../sql-audit';
+import { silentLogger } from '../core/logger';
+import { startMysqlProxy, type MysqlProxy } from './server';
+import {
+  closedWithin,
+  direct,
+  dropDatabase,
+  fakeSessions,
+  rawLogin,
+  scratchDatabase,
+  type FakeCode,
+} from './testing';
+import { frame } from './packets';
+
+let db: string;
+let proxy: MysqlProxy;
+const targetUser = `pc_u_${crypto.randomBytes(4).toString('hex')}`;
+const targetPassword = crypto.randomBytes(9).toString('base64url');
+
+const codes: Record<string, FakeCode> = {
+  plain: {},
+  blocky: { policy: { block: [{ op: 'delete', table: 'orders' }], notice: [], approval: false } },
+  noticed: { policy: { block: [], notice: [{ op: 'update' }], approval: false } },
+  approval: { policy: { block: [], notice: [], approval: true } },
+  expired: { refuse: { code: 'TunnelExpire', message: 'The code has expired' } },
+  tmpuser: { password: 'tmp-secret' },
+  withpw: { target: { username: targetUser, password: targetPassword } },
+  wrongpw: { target: { username: targetUser, password: 'not-it' } },
+  onlyone: { databases: ['placeholder'] },
+};
+const fake = fakeSessions(codes);
+const sessionOf = (code: string) => fake.started.filter((s) => s.code === code).at(-1);
+
+const connect = (user: string, extra: mysql.ConnectionOptions = {}): Promise<mysql.Connection> =>
+  mysql.createConnection({
+    host: '127.0.0.1',
+    port: proxy.port,
+    user,
+    password: 'anything',
+    database: db,
+    ...extra,
+  });
+
+async function count(table: string): Promise<number> {
+  const conn = await direct(db);
+  const [rows] = await conn.query(`SELECT COUNT(*) AS n FROM ${table}`);
+  await conn.end();
+  return Number((rows as { n: number }[])[0]?.n);
+}
+
+beforeAll(async () => {
+  await loadSqlParsers();
+  db = await scratchDatabase('mysqlproxy');
+  codes.onlyone = { databases: [db] };
+  const conn = await direct(db);
+  await conn.query('CREATE TABLE orders (id INT PRIMARY KEY, note VARCHAR(100))');
+  await conn.query("INSERT INTO orders VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+  await conn.query(`CREATE USER '${targetUser}'@'%' IDENTIFIED BY '${targetPassword}'`);
+  await conn.query(`GRANT ALL ON \`${db}\`.* TO '${targetUser}'@'%'`);
+  await conn.end();
+  proxy = await startMysqlProxy({
+    port: 0,
+    host: '127.0.0.1',
+    sessions: fake.sessions,
+    logger: silentLogger,
+  });
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  const conn = await direct();
+  await conn.query(`DROP USER IF EXISTS '${targetUser}'@'%'`);
+  await conn.end();
+  if (db) await dropDatabase(db);
+});
+
+describe('mysql proxy with mysql2', () => {
+  it('relays text queries as the target user and logs each statement', async () => {
+    const conn = await connect('plain');
+    const [rows] = await conn.query('SELECT id, note FROM orders ORDER BY id');
+    expect(rows).toEqual([
+      { id: 1, note: 'a' },
+      { id: 2, note: 'b' },
+      { id: 3, note: 'c' },
+    ]);
+    const [user] = await conn.query('SELECT CURRENT_USER() AS u, DATABASE() AS d');
+    expect(user).toEqual([{ u: 'root@127.0.0.1', d: db }]);
+    const [result] = await conn.query('UPDATE orders SET note = note WHERE id < 3');
+    // mysql2 asks CLIENT_FOUND_ROWS: matched rows, passed on to the target as the client asked.
+    expect((result as mysql.ResultSetHeader).affectedRows).toBe(2);
+    await expect(conn.query('SELECT * FROM no_such_table')).rejects.toThrow(/doesn't exist/);
+    await conn.end();
+    const session = sessionOf('plain');
+    await expect.poll(() => session?.ended).toBe(1);
+    const log = session?.statements ?? [];
+    expect(log.map((e) => e.statement)).toEqual([
+      'SELECT id, note FROM orders ORDER BY id',
+      'SELECT CURRENT_USER() AS u, DATABASE() AS d',
+      'UPDATE orders SET note = note WHERE id < 3',
+      'SELECT * FROM no_such_table',
+    ]);
+    expect(log[0]).toMatchObject({ database: db, rows: 3 });
+    expect(log[0]?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(log[2]).toMatchObject({ rows: 2 });
+    expect(log[3]?.error).toMatch(/no_such_table/);
+    expect(fake.authorized.find((a) => a.code === 'plain')).toMatchObject({
+      clientIp: '127.0.0.1',
+      database: db,
+    });
+  });
+
+  it('shows a refusal with its catalogue code and closes', async () => {
+    await expect(connect('expired')).rejects.toMatchObject({
+      errno: 1045,
+      sqlState: '28000',
+      message: 'TunnelExpire: The code has expired',
+    });
+    await expect(connect('no-such-code')).rejects.toThrow(/^TunnelNotFound: /);
+  });
+
+  it('logs in to a target user with a password, and says so when the target refuses', async () => {
+    const conn = await connect('withpw');
+    const [rows] = await conn.query('SELECT CURRENT_USER() AS u');
+    expect(rows).toEqual([{ u: `${targetUser}@%` }]);
+    await conn.end();
+    await expect(connect('wrongpw')).rejects.toThrow(
+      /InvalidResource: .*refused the login credential/,
+    );
+  });
+
+  it('refuses a blocked statement before it reaches the database', async () => {
+    const conn = await connect('blocky');
+    await expect(conn.query('DELETE FROM orders WHERE id = 1')).rejects.toMatchObject({
+      errno: 1142,
+      sqlState: '42000',
+      message: expect.stringMatching(/blocked/) as unknown,
+    });
+    // The session goes on; a multi-statement text hiding the DELETE is refused whole.
+    const [rows] = await conn.query('SELECT COUNT(*) AS n FROM orders');
+    expect(rows).toEqual([{ n: 3 }]);
+    await conn.end();
+    const multi = await connect('blocky', { multipleStatements: true });
+    await expect(multi.query('SELECT 1; DELETE FROM orders')).rejects.toThrow(/blocked/);
+    await multi.end();
+    expect(await count('orders')).toBe(3);
+    const session = fake.started.filter((s) => s.code === 'blocky')[0];
+    expect(session?.statements[0]).toMatchObject({
+      statement: 'DELETE FROM orders WHERE id = 1',
+      action: 'blocked',
+      rule: 'DELETE orders',
+    });
+    expect(session?.alarms).toEqual([
+      { action: 'intercept', statement: 'DELETE FROM orders WHERE id = 1', rule: 'DELETE orders' },
+    ]);
+  });
+
+  it('lets a notice statement through with an alarm', async () => {
+    const conn = await connect('noticed');
+    const [result] = await conn.query("UPDATE orders SET note = 'z' WHERE id = 3");
+    expect((result as mysql.ResultSetHeader).affectedRows).toBe(1);
+    await conn.query('SELECT 1');
+    await conn.end();
+    const session = sessionOf('noticed');
+    expect(session?.alarms).toEqual([
+      { action: 'notice', statement: "UPDATE orders SET note = 'z' WHERE id = 3", rule: 'UPDATE' },
+    ]);
+    expect(session?.statements[0]).toMatchObject({ action: 'notice', rule: 'UPDATE', rows: 1 });
+    expect(session?.statements[1]?.action).toBeUndefined();
+  });
+
+  it('refuses changes in approval mode, reads pass', async () => {
+    const conn = await connect('approval');
+    await expect(conn.query("INSERT INTO orders VALUES (9, 'x')")).rejects.toThrow(
+      /SQL application/,
+    );
+    const [rows] = await conn.query('SELECT COUNT(*) AS n FROM orders');
+    expect(rows).toEqual([{ n: 3 }]);
+    await conn.end();
+    const session = sessionOf('approval');
+    expect(session?.statements[0]).toMatchObject({ action: 'blocked', rule: 'approval' });
+    expect(session?.alarms).toEqual([]);
+  });
+
+  it('relays prepared statements, logging the prepared text when it runs', async () => {
+    const conn = await connect('blocky');
+    const [rows] = await conn.execute('SELECT id, note FROM orders WHERE id > ? ORDER BY id', [1]);
+    expect((rows as unknown[]).length).toBe(2);
+    const [again] = await conn.execute('SELECT id, note FROM orders WHERE id > ? ORDER BY id', [2]);
+    expect((again as unknown[]).length).toBe(1);
+    const [inserted] = await conn.execute('INSERT INTO orders VALUES (?, ?)', [4, 'd']);
+    expect((inserted as mysql.ResultSetHeader).affectedRows).toBe(1);
+    await expect(conn.execute('DELETE FROM orders WHERE id = ?', [4])).rejects.toThrow(/blocked/);
+    await conn.unprepare('SELECT id, note FROM orders WHERE id > ? ORDER BY id');
+    const [after] = await conn.query('SELECT COUNT(*) AS n FROM orders');
+    expect(after).toEqual([{ n: 4 }]);
+    await conn.query('DELETE FROM orders WHERE id = 4').catch(() => undefined);
+    await conn.end();
+    const log = sessionOf('blocky')?.statements ?? [];
+    expect(log.slice(0, 4)).toMatchObject([
+      { statement: 'SELECT id, note FROM orders WHERE id > ? ORDER BY id', rows: 2 },
+      { statement: 'SELECT id, note FROM orders WHERE id > ? ORDER BY id', rows: 1 },
+      { statement: 'INSERT INTO orders VALUES (?, ?)', rows: 1 },
+      { statement: 'DELETE FROM orders WHERE id = ?', action: 'blocked' },
+    ]);
+    const cleanup = await direct(db);
+    await cleanup.query('DELETE FROM orders WHERE id = 4');
+    await cleanup.end();
+  });
+
+  it('relays multi-statements and logs one entry per statement', async () => {
+    const conn = await connect('plain', { multipleStatements: true });
+    const [results] = await conn
+      .query(
+        "SELECT 1 AS a; UPDATE orders SET note = 'q' WHERE id = 1; SELECT id FROM orders; SELECT nope FROM orders; SELECT 2",
+      )
+      .catch((err: Error) => [err]);
+    expect(String(results)).toMatch(/nope/);
+    const [ok] = await conn.query('SELECT 1 AS a; SELECT 2 AS b, 3 AS c');
+    expect(ok).toEqual([[{ a: 1 }], [{ b: 2, c: 3 }]]);
+    await conn.end();
+    const log = (sessionOf('plain')?.statements ?? []).map(({ statement, rows, error }) => ({
+      statement,
+      rows,
+      error: error && error.replace(/'.*'/, "'…'"),
+    }));
+    expect(log).toEqual([
+      { statement: 'SELECT 1 AS a', rows: 1, error: undefined },
+      { statement: "UPDATE orders SET note = 'q' WHERE id = 1", rows: 1, error: undefined },
+      { statement: 'SELECT id FROM orders', rows: 3, error: undefined },
+      { statement: 'SELECT nope FROM orders', rows: undefined, error: expect.any(String) },
+      {
+        statement: 'SELECT 2',
+        rows: undefined,
+        error: 'not run: an earlier statement failed',
+      },
+      { statement: 'SELECT 1 AS a', rows: 1, error: undefined },
+      { statement: 'SELECT 2 AS b, 3 AS c', rows: 1, error: undefined },
+    ]);
+  });
+
+  it('closes the client within a second when the session is cut', async () => {
+    const conn = await connect('plain');
+    await conn.query('SELECT 1');
+    const t = Date.now();
+    const gone = new Promise<unknown>((resolve) => {
+      conn.on('error', resolve);
+      conn.on('end', resolve);
+    });
+    sessionOf('plain')?.cut('cut by an administrator');
+    expect(String(await gone)).toMatch(/the session was cut \(cut by an administrator\)/);
+    expect(Date.now() - t).toBeLessThan(1000);
+    await expect(conn.query('SELECT 1')).rejects.toThrow();
+    await expect.poll(() => sessionOf('plain')?.ended).toBe(1);
+    // Mid-response too: the sockets simply go.
+    const raw = await rawLogin(proxy.port, 'plain');
+    raw.socket.write(frame(Buffer.from('\x03SELECT SLEEP(5)', 'latin1'), 0));
+    await new Promise((r) => setTimeout(r, 100));
+    const cutAt = Date.now();
+    sessionOf('plain')?.cut('revoked');
+    expect(await closedWithin(raw.socket, 1000)).toBe(true);
+    expect(Date.now() - cutAt).toBeLessThan(1000);
+  });
+
+  it('asks a temporary authorization for its password in clear', async () => {
+    const clear = (pw: string) => ({
+      authPlugins: { mysql_clear_password: () => () => Buffer.from(`${pw}\0`) },
+    });
+    const conn = await connect('tmpuser', clear('tmp-secret'));
+    const [rows] = await conn.query('SELECT 7 AS n');
+    expect(rows).toEqual([{ n: 7 }]);
+    await conn.end();
+    expect(fake.authorized.filter((a) => a.code === 'tmpuser').map((a) => a.password)).toEqual([
+      undefined,
+      'tmp-secret',
+    ]);
+    await expect(connect('tmpuser', clear('wrong'))).rejects.toThrow(/^PasswordError: /);
+  });
+
+  it('refuses COM_CHANGE_USER and keeps the session', async () => {
+    const conn = await connect('plain');
+    await expect(conn.changeUser({ user: 'someone' })).rejects.toMatchObject({ errno: 1235 });
+    await conn.end();
+    // mysql2 gives up on the connection after a failed change; a raw client sees it go on.
+    const raw = await rawLogin(proxy.port, 'plain');
+    raw.socket.write(frame(Buffer.concat([Buffer.from([0x11]), Buffer.from('root\0')]), 0));
+    const err = await raw.reader.next();
+    expect(err.payload[0]).toBe(0xff);
+    expect(err.seq).toBe(1);
+    raw.socket.write(frame(Buffer.from([0x0e]), 0)); // COM_PING
+    const pong = await raw.reader.next();
+    expect(pong.payload[0]).toBe(0x00);
+    raw.socket.destroy();
+  });
+
+  it('refuses a database the resource does not offer (login, USE and COM_INIT_DB)', async () => {
+    await expect(connect('onlyone', { database: 'mysql' })).rejects.toThrow(
+      /^DatabaseNotOffered|TunnelNotFound/,
+    );
+    const conn = await connect('onlyone');
+    await expect(conn.query('USE mysql')).rejects.toMatchObject({ errno: 1044 });
+    const raw = await rawLogin(proxy.port, 'onlyone');
+    raw.socket.write(frame(Buffer.concat([Buffer.from([0x02]), Buffer.from('mysql')]), 0));
+    const err = await raw.reader.next();
+    expect(err.payload.subarray(9).toString()).toMatch(/^DatabaseNotOffered/);
+    raw.socket.write(frame(Buffer.concat([Buffer.from([0x02]), Buffer.from(db)]), 0));
+    expect((await raw.reader.next()).payload[0]).toBe(0x00);
+    raw.socket.destroy();
+    await conn.end();
+    expect(await closedWithin(raw.socket, 1000)).toBe(true);
+  });
+});

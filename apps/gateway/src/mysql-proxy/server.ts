@@ -1,0 +1,242 @@
+/**
+ * The gateway's MySQL endpoint (issue 7): `mysql -h GATEWAY -P 9696 -u CODE -p` reaches the
+ * resource's database as its configured user. For each connection: the client logs in to the
+ * gateway (handshake.ts; the code is the user name), the code is authorized by the server
+ * (db-proxy/session.ts), the gateway logs in to the target with the stored credential
+ * (target-auth.ts), the session begins, and the command phase is relayed under the database's
+ * rules (relay.ts). Every refusal reaches the client as a MySQL ERR packet with the catalogue
+ * code in front of its text, then the connection closes.
+ *
+ * A client that misbehaves (garbage, oversize or out-of-order packets, a login slower than
+ * {@link LOGIN_TIMEOUT_MS}) loses its own connection and nothing else.
+ */
+import net from 'node:net';
+import tls from 'node:tls';
+import type { Duplex } from 'node:stream';
+import type { Logger } from '../core/logger';
+import type { AuthorizedDb, DbSession, DbSessions } from '../db-proxy/session';
+import { askClearPassword, readClientLogin, type ClientLogin } from './handshake';
+import { ER, Malformed, errPayload, frame, type ErrorKind } from './packets';
+import { Relay } from './relay';
+import { TargetLoginError, loginTarget, type TargetLogin } from './target-auth';
+
+export interface MysqlProxyOptions {
+  port: number;
+  host?: string;
+  sessions: DbSessions;
+  logger: Logger;
+  /** PEM; TLS offered to clients when set */
+  tls?: { key: string; cert: string };
+}
+
+export interface MysqlProxy {
+  readonly port: number;
+  /** stops listening, ends every session */
+  close(): Promise<void>;
+}
+
+export const LOGIN_TIMEOUT_MS = 10_000;
+
+/** A login step failed: what the client is told. */
+class Refused extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const clientAddress = (socket: net.Socket): string =>
+  (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+
+/** '' or '*' in the resource's list offers every database (as db-proxy/session.ts decides). */
+function offeredBy(authorized: AuthorizedDb): (database: string) => boolean {
+  const list = authorized.resolved.resource.databases.filter((d) => d !== '');
+  return (database) => list.length === 0 || list.includes('*') || list.includes(database);
+}
+
+interface Connection {
+  socket: net.Socket;
+  stream?: Duplex;
+  target?: net.Socket;
+  session?: DbSession;
+  ended?: Promise<void>;
+}
+
+export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy> {
+  const { sessions, logger } = options;
+  const secureContext = options.tls
+    ? tls.createSecureContext({ key: options.tls.key, cert: options.tls.cert })
+    : undefined;
+  const connections = new Set<Connection>();
+  let closing = false;
+
+  /** Authorizes the code, asking a temporary authorization's password when needed. */
+  async function authorize(login: ClientLogin, clientIp: string): Promise<AuthorizedDb> {
+    const base = { code: login.username, clientIp, database: login.database };
+    let outcome = await sessions.authorize('mysql', base);
+    if (!outcome.ok && outcome.refusal.code === 'PasswordError') {
+      const password = await askClearPassword(login);
+      outcome = await sessions.authorize('mysql', { ...base, password });
+    }
+    if (!outcome.ok) {
+      throw new Refused(ER.ACCESS_DENIED, `${outcome.refusal.code}: ${outcome.refusal.message}`);
+    }
+    return outcome;
+  }
+
+  async function targetLogin(
+    login: ClientLogin,
+    authorized: AuthorizedDb,
+    clientIp: string,
+  ): Promise<TargetLogin> {
+    try {
+      return await loginTarget({
+        target: authorized.target,
+        clientCaps: login.caps,
+        maxPacket: login.maxPacket,
+        collation: login.collation,
+        database: login.database,
+      });
+    } catch (err) {
+      const reason = err instanceof TargetLoginError ? err.message : 'the login failed';
+      logger.warn(
+        { ip: clientIp, resource_id: authorized.resolved.resource.id, reason },
+        'mysql target login failed',
+      );
+      const refused = err instanceof TargetLoginError && err.refused;
+      throw new Refused(
+        refused ? ER.ACCESS_DENIED : ER.UNKNOWN,
+        refused
+          ? 'InvalidResource: The resource refused: the database refused the login credential'
+          : `InvalidResource: The resource refused: ${reason}`,
+      );
+    }
+  }
+
+  async function serve(conn: Connection): Promise<void> {
+    const { socket } = conn;
+    const clientIp = clientAddress(socket);
+    let login: ClientLogin | undefined;
+    const timer = setTimeout(() => {
+      logger.info({ ip: clientIp }, 'mysql login timed out');
+      refuse(conn, ER.READ_TIMEOUT, 'Portcullis: the login took too long', login);
+    }, LOGIN_TIMEOUT_MS);
+    try {
+      login = await readClientLogin(socket, secureContext);
+      conn.stream = login.socket;
+      const authorized = await authorize(login, clientIp);
+      if (closing || conn.stream.destroyed) return;
+      const target = await targetLogin(login, authorized, clientIp);
+      conn.target = target.socket;
+      if (closing || conn.stream.destroyed) return void target.socket.destroy();
+      const begun = await authorized.begin();
+      if (!begun.ok) {
+        target.socket.destroy();
+        throw new Refused(ER.ACCESS_DENIED, `${begun.refusal.code}: ${begun.refusal.message}`);
+      }
+      const { session } = begun;
+      conn.session = session;
+      if (closing || conn.stream.destroyed) {
+        target.socket.destroy();
+        conn.ended = session.end();
+        return;
+      }
+      clearTimeout(timer);
+      // The target's own OK (its status flags) answers the client's login.
+      conn.stream.write(frame(target.ok, login.seq + 1));
+      const clientRest = login.reader.detach();
+      target.socket.pause();
+      logger.info(
+        { ip: clientIp, connection_id: session.connectionId, tls: login.tls },
+        'mysql session relayed',
+      );
+      new Relay({
+        client: conn.stream,
+        target: target.socket,
+        clientRest,
+        targetRest: target.rest,
+        session,
+        database: login.database,
+        offered: offeredBy(authorized),
+        logger: logger.child({ connection_id: session.connectionId }),
+        onClosed: () => {
+          conn.ended ??= session.end();
+          void conn.ended.finally(() => connections.delete(conn));
+        },
+      });
+    } catch (err) {
+      clearTimeout(timer);
+      if (err instanceof Refused) {
+        logger.info({ ip: clientIp, reason: err.message }, 'mysql login refused');
+        refuse(conn, err.kind, err.message, login);
+      } else if (err instanceof Malformed) {
+        logger.info({ ip: clientIp, reason: err.message }, 'mysql client broke the protocol');
+        refuse(conn, err.kind, `Portcullis: ${err.message}`, login);
+      } else {
+        // The client went away (or TLS failed): nobody to tell.
+        drop(conn);
+      }
+    }
+  }
+
+  /** ERR_Packet to the client (numbered after its last packet), then the connection goes. */
+  function refuse(
+    conn: Connection,
+    kind: ErrorKind,
+    message: string,
+    login: ClientLogin | undefined,
+  ): void {
+    const stream = conn.stream ?? conn.socket;
+    if (!stream.destroyed && stream.writable) {
+      stream.end(frame(errPayload(kind, message), login ? login.seq + 1 : 2));
+    }
+    setTimeout(() => drop(conn), 200).unref();
+  }
+
+  function drop(conn: Connection): void {
+    conn.target?.destroy();
+    conn.stream?.destroy();
+    conn.socket.destroy();
+    if (conn.session) conn.ended ??= conn.session.end();
+    if (!conn.session || conn.ended) connections.delete(conn);
+  }
+
+  const server = net.createServer((socket) => {
+    if (closing) return void socket.destroy();
+    socket.setNoDelay(true);
+    socket.on('error', () => undefined);
+    const conn: Connection = { socket };
+    connections.add(conn);
+    socket.on('close', () => {
+      if (!conn.session) connections.delete(conn);
+    });
+    serve(conn).catch((err: unknown) => {
+      logger.error({ err }, 'mysql connection failed');
+      drop(conn);
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      const port = (server.address() as net.AddressInfo).port;
+      logger.info({ port, tls: Boolean(secureContext) }, 'mysql proxy listening');
+      resolve({
+        port,
+        async close() {
+          closing = true;
+          const stopped = new Promise<void>((done) => server.close(() => done()));
+          const ends: Promise<void>[] = [];
+          for (const conn of connections) {
+            drop(conn);
+            if (conn.ended) ends.push(conn.ended);
+          }
+          await Promise.all([stopped, ...ends]);
+        },
+      });
+    });
+  });
+}

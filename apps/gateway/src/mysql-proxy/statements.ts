@@ -1,0 +1,132 @@
+/**
+ * What the rules say about a statement text and what the statement log gets for it. The
+ * verdict itself is sql-audit's (judgeSql); this file only turns it into the gateway's actions
+ * (refuse, alarm, log) and pairs the target's results with the judge's statements.
+ *
+ * Alarms: a block by a rule raises an 'intercept' alarm and a notice rule a 'notice' alarm.
+ * Blocks in approval mode and statements the parser cannot read are refused and logged as
+ * blocked, without an alarm (they are the member's ordinary path to a SQL application, and a
+ * parser gap is not the member's doing; the statement log keeps both).
+ *
+ * Pairing: a multi-statement text gets one entry per statement, matched with the results in
+ * order. A statement with more results than one (a CALL) gets the rest summed; statements after
+ * a failed one are logged as not run. Each statement's time runs from the end of the previous
+ * result (the first from when the text was forwarded).
+ */
+import { formatError, type SqlRule } from '@portcullis/contract';
+import { judgeSql } from '../sql-audit';
+import type { DbSession, StatementEntry } from '../db-proxy/session';
+import type { Result } from './results';
+
+export const ruleText = (rule: SqlRule): string =>
+  `${rule.op.toUpperCase()}${rule.table ? ` ${rule.table}` : ''}`;
+
+export interface Judged {
+  /** The statements to log, each with the notice rule that matched it (if any). */
+  statements: { text: string; notice?: string }[];
+  /** The database a `USE` in the text switches to (the last one). */
+  uses: string[];
+}
+
+export type Decision =
+  ({ pass: true } & Judged) | { pass: false; message: string; rule: string; alarm: boolean };
+
+const USE = /^use\s+(?:`((?:[^`]|``)+)`|([^\s;`]+))/i;
+
+/** The database a `USE db` statement names, or undefined. */
+export function useTarget(text: string): string | undefined {
+  const m = USE.exec(text.trim());
+  if (!m) return undefined;
+  return m[1] !== undefined ? m[1].replace(/``/g, '`') : m[2];
+}
+
+/** Judges a text (COM_QUERY or COM_STMT_PREPARE) under the session's rules (synchronous). */
+export function decide(
+  text: string,
+  session: DbSession,
+  offered: (database: string) => boolean,
+): Decision {
+  const verdict = judgeSql('mysql', text, session.policy);
+  if (verdict.action === 'block') {
+    const rule = verdict.rule ? ruleText(verdict.rule) : verdict.reason;
+    return { pass: false, message: verdict.message, rule, alarm: verdict.rule !== undefined };
+  }
+  const statements = verdict.statements.length > 0 ? verdict.statements : [{ text, op: '' }];
+  const uses = statements.map((s) => useTarget(s.text)).filter((d) => d !== undefined);
+  const refused = uses.find((d) => !offered(d));
+  if (refused !== undefined) {
+    return {
+      pass: false,
+      message: `DatabaseNotOffered: ${formatError('DatabaseNotOffered', 'en_US')}`,
+      rule: 'database',
+      alarm: false,
+    };
+  }
+  const notices = verdict.notices;
+  const byOp = (op: string): SqlRule[] => notices.filter((r) => r.op === op);
+  // A notice is put on the statements of its kind; if the judge's ops do not say which, on all.
+  const anyMatch = statements.some((s) => byOp(s.op).length > 0);
+  return {
+    pass: true,
+    uses,
+    statements: statements.map((s) => {
+      const rules = anyMatch ? byOp(s.op) : notices;
+      return rules.length > 0
+        ? { text: s.text, notice: rules.map(ruleText).join(', ') }
+        : { text: s.text };
+    }),
+  };
+}
+
+export interface TimedResult {
+  result: Result;
+  /** performance.now() when the result ended. */
+  endedAt: number;
+}
+
+/** Statement log entries for one forwarded text and the results it got. */
+export function pairResults(
+  statements: Judged['statements'],
+  results: TimedResult[],
+  database: string,
+  sentAt: { epoch: number; perf: number },
+  /** The connection closed before the response was complete. */
+  interrupted = false,
+): StatementEntry[] {
+  const entries: StatementEntry[] = [];
+  let start = sentAt.perf;
+  let failed = false;
+  statements.forEach((statement, i) => {
+    const last = i === statements.length - 1;
+    const mine = last ? results.slice(i) : results.slice(i, i + 1);
+    const base: StatementEntry = {
+      startedAt: Math.round(sentAt.epoch + (start - sentAt.perf)),
+      database,
+      statement: statement.text,
+      durationMs: 0,
+      ...(statement.notice !== undefined && { action: 'notice', rule: statement.notice }),
+    };
+    if (mine.length === 0) {
+      entries.push({
+        ...base,
+        error: failed
+          ? 'not run: an earlier statement failed'
+          : interrupted
+            ? 'the connection closed before its result'
+            : 'no result was seen for it',
+      });
+      return;
+    }
+    const end = (mine[mine.length - 1] as TimedResult).endedAt;
+    const error = mine.find((r) => r.result.kind === 'error')?.result;
+    const rows = mine.reduce((n, r) => n + (r.result.kind === 'error' ? 0 : r.result.rows), 0);
+    entries.push({
+      ...base,
+      durationMs: end - start,
+      ...(error?.kind === 'error' ? { error: error.message } : { rows }),
+    });
+    if (error) failed = true;
+    start = end;
+  });
+  return entries;
+}

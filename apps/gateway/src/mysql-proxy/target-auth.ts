@@ -1,0 +1,219 @@
+/**
+ * The target side of the login: the gateway plays a MySQL client with the stored credential.
+ * It reads the target's HandshakeV10 and answers with a HandshakeResponse41 that requests the
+ * capabilities the member's client negotiated with the gateway (so that every later packet
+ * means the same to both and is relayed byte for byte), the client's collation and database.
+ *
+ * Auth plugins: mysql_native_password (SHA1 scramble) and caching_sha2_password (fast path;
+ * full auth by asking the server's RSA public key and encrypting with RSA-OAEP). Limits:
+ * the connection to the target is plain TCP (no TLS to the target yet), so the RSA key is taken
+ * from the network as MySQL's own `--get-server-public-key` does; mysql_clear_password,
+ * client_ed25519, sha256_password and dialog are refused (fail closed).
+ */
+import crypto from 'node:crypto';
+import net from 'node:net';
+import { CAP, LoginReader, Malformed, Reader, readErr, send, type Packet } from './packets';
+import type { DbTarget } from '../db-proxy/session';
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** Capabilities always requested from the target, whatever the client asked. */
+const REQUIRED = CAP.LONG_PASSWORD | CAP.PROTOCOL_41 | CAP.SECURE_CONNECTION | CAP.PLUGIN_AUTH;
+/** Never requested: they change what the relay would have to translate (see handshake.ts). */
+const NEVER = CAP.SSL | CAP.COMPRESS | CAP.LOCAL_FILES | CAP.CONNECT_ATTRS | CAP.DEPRECATE_EOF;
+
+export interface TargetLogin {
+  socket: net.Socket;
+  /** The target's final OK_Packet payload (its status flags are passed to the client). */
+  ok: Buffer;
+  /** Bytes read past the OK packet (normally none). */
+  rest: Buffer;
+  serverVersion: string;
+}
+
+/** The target refused the credential or spoke nonsense; `refused` for an ERR at login. */
+export class TargetLoginError extends Error {
+  constructor(
+    message: string,
+    readonly refused: boolean,
+  ) {
+    super(message);
+    this.name = 'TargetLoginError';
+  }
+}
+
+const sha1 = (...parts: Buffer[]): Buffer => {
+  const h = crypto.createHash('sha1');
+  for (const p of parts) h.update(p);
+  return h.digest();
+};
+const sha256 = (...parts: Buffer[]): Buffer => {
+  const h = crypto.createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest();
+};
+const xor = (a: Buffer, b: Buffer): Buffer => Buffer.from(a.map((v, i) => v ^ (b[i] as number)));
+
+/** SHA1(password) XOR SHA1(scramble + SHA1(SHA1(password))); empty for an empty password. */
+export function nativeScramble(password: string, salt: Buffer): Buffer {
+  if (password === '') return Buffer.alloc(0);
+  const stage1 = sha1(Buffer.from(password, 'utf8'));
+  return xor(stage1, sha1(salt, sha1(stage1)));
+}
+
+/** XOR(SHA256(password), SHA256(SHA256(SHA256(password)), nonce)); empty for empty. */
+export function cachingSha2Scramble(password: string, nonce: Buffer): Buffer {
+  if (password === '') return Buffer.alloc(0);
+  const p1 = sha256(Buffer.from(password, 'utf8'));
+  return xor(p1, sha256(sha256(p1), nonce));
+}
+
+/** The password (NUL-terminated) XOR the scramble, RSA-OAEP encrypted with the server key. */
+function rsaPassword(password: string, nonce: Buffer, pem: Buffer): Buffer {
+  const plain = Buffer.from(`${password}\0`, 'utf8');
+  const mixed = Buffer.from(plain.map((v, i) => v ^ (nonce[i % nonce.length] as number)));
+  return crypto.publicEncrypt(
+    { key: pem, padding: crypto.constants.RSA_PKCS1_OAEP_PADDING },
+    mixed,
+  );
+}
+
+function authResponse(plugin: string, password: string, salt: Buffer): Buffer {
+  if (plugin === 'mysql_native_password') return nativeScramble(password, salt);
+  if (plugin === 'caching_sha2_password') return cachingSha2Scramble(password, salt);
+  throw new TargetLoginError(`the database asks for the unsupported auth plugin ${plugin}`, false);
+}
+
+interface Greeting {
+  caps: number;
+  salt: Buffer;
+  plugin: string;
+  serverVersion: string;
+}
+
+/** HandshakeV10 (layout in handshake.ts); an ERR here is the server refusing this host. */
+function parseGreeting(packet: Packet): Greeting {
+  if (packet.payload[0] === 0xff) {
+    throw new TargetLoginError(readErr(packet.payload).message, false);
+  }
+  const r = new Reader(packet.payload);
+  if (r.u8() !== 10) throw new TargetLoginError('the target is not a MySQL 4.1+ server', false);
+  const serverVersion = r.nulString().toString('latin1');
+  r.skip(4);
+  const part1 = r.bytes(8);
+  r.skip(1);
+  let caps = r.u16();
+  r.skip(3);
+  caps |= r.u16() << 16;
+  const saltLength = r.u8();
+  r.skip(10);
+  const part2 = r.bytes(Math.max(13, saltLength - 8));
+  const plugin = caps & CAP.PLUGIN_AUTH ? r.nulString().toString('latin1') : '';
+  // Part 2 ends with a NUL that is not part of the 20-byte scramble.
+  const salt = Buffer.concat([part1, part2.subarray(0, 12)]);
+  return { caps: caps >>> 0, salt, plugin: plugin || 'mysql_native_password', serverVersion };
+}
+
+function connect(target: DbTarget): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: target.host, port: target.port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new TargetLoginError('the database did not answer in time', false));
+    }, CONNECT_TIMEOUT_MS);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.setNoDelay(true);
+      resolve(socket);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      const why =
+        err.code === 'ECONNREFUSED'
+          ? 'the database refused the connection'
+          : 'the database could not be reached';
+      reject(new TargetLoginError(why, false));
+    });
+  });
+}
+
+export interface TargetLoginRequest {
+  target: DbTarget;
+  /** The capabilities negotiated with the client. */
+  clientCaps: number;
+  maxPacket: number;
+  collation: number;
+  database: string;
+}
+
+/** Connects and logs in to the target; rejects with {@link TargetLoginError}. */
+export async function loginTarget(request: TargetLoginRequest): Promise<TargetLogin> {
+  const { target } = request;
+  const socket = await connect(target);
+  const reader = new LoginReader(socket);
+  const timer = setTimeout(() => socket.destroy(), CONNECT_TIMEOUT_MS);
+  try {
+    const greeting = parseGreeting(await reader.next());
+    for (const cap of [CAP.PROTOCOL_41, CAP.SECURE_CONNECTION]) {
+      if (!(greeting.caps & cap)) {
+        throw new TargetLoginError('the database does not speak the 4.1 protocol', false);
+      }
+    }
+    let caps = ((request.clientCaps & ~NEVER) | REQUIRED) & greeting.caps;
+    if (request.database) caps |= CAP.CONNECT_WITH_DB & greeting.caps;
+    else caps &= ~CAP.CONNECT_WITH_DB;
+    let plugin = greeting.plugin;
+    if (plugin !== 'caching_sha2_password') plugin = 'mysql_native_password';
+    let salt = greeting.salt;
+    const auth = authResponse(plugin, target.password, salt);
+    const head = Buffer.alloc(32);
+    head.writeUInt32LE(caps >>> 0, 0);
+    head.writeUInt32LE(request.maxPacket || 0x1000000, 4);
+    head[8] = request.collation;
+    send(
+      socket,
+      Buffer.concat([
+        head,
+        Buffer.from(`${target.username}\0`, 'utf8'),
+        Buffer.from([auth.length]),
+        auth,
+        caps & CAP.CONNECT_WITH_DB ? Buffer.from(`${request.database}\0`, 'utf8') : Buffer.alloc(0),
+        Buffer.from(`${plugin}\0`, 'latin1'),
+      ]),
+      1,
+    );
+    for (;;) {
+      const packet = await reader.next();
+      const p = packet.payload;
+      const reply = (payload: Buffer): void => send(socket, payload, packet.seq + 1);
+      if (p[0] === 0x00) {
+        clearTimeout(timer);
+        return { socket, ok: p, rest: reader.detach(), serverVersion: greeting.serverVersion };
+      }
+      if (p[0] === 0xff) throw new TargetLoginError(readErr(p).message, true);
+      if (p[0] === 0xfe) {
+        // AuthSwitchRequest: string<NUL> plugin / string<EOF> data (the new scramble + NUL).
+        const r = new Reader(p);
+        r.skip(1);
+        plugin = r.nulString().toString('latin1');
+        const data = r.rest();
+        salt = data.length > 20 ? data.subarray(0, 20) : data;
+        reply(authResponse(plugin, target.password, salt));
+      } else if (p[0] === 0x01 && plugin === 'caching_sha2_password') {
+        // AuthMoreData: 0x03 fast auth done (an OK follows), 0x04 full auth wanted, or the PEM.
+        if (p[1] === 0x03 && p.length === 2) continue;
+        if (p[1] === 0x04 && p.length === 2) reply(Buffer.from([0x02]));
+        else reply(rsaPassword(target.password, salt, p.subarray(1)));
+      } else {
+        throw new TargetLoginError('the database sent an unexpected login packet', false);
+      }
+    }
+  } catch (err) {
+    clearTimeout(timer);
+    reader.detach();
+    socket.destroy();
+    if (err instanceof TargetLoginError) throw err;
+    if (err instanceof Malformed) throw new TargetLoginError(err.message, false);
+    throw new TargetLoginError('the database closed the connection during login', false);
+  }
+}

@@ -1,0 +1,422 @@
+/**
+ * What a PostgreSQL session says, message by message, and what the rules allow of it. The
+ * client's messages are read whole (Query and Parse carry the statement text, judged before it
+ * goes on); the target's replies are matched to the requests they answer, in order, so that
+ * each statement's outcome (rows, error, duration) reaches the statement log.
+ *
+ * A refused statement is not sent. In its place the target gets a statement that cannot parse
+ * (BLOCKED_SENTINEL), so the target itself answers with an error exactly where the statement's
+ * answer would have been, then skips the rest of the batch as PostgreSQL does after any error;
+ * the proxy swaps that error for its own message. Pipelined requests keep their order and the
+ * transaction keeps PostgreSQL's own semantics, with no reply invented out of turn.
+ *
+ * Names are believed only once the target confirms them: a prepared statement's text is kept
+ * at ParseComplete, a portal's at BindComplete, a Close takes effect at CloseComplete, so a
+ * refused re-Parse of a name cannot make the log show another statement than the one that
+ * runs. Texts are judged as UTF-8: while the session's client encoding is one whose characters
+ * can hide a quote or a backslash (SJIS, BIG5, GBK, …), statements are refused when the
+ * database has rules.
+ */
+import type { SqlPolicy, SqlRule } from '@portcullis/contract';
+import { judgeSql, type SqlVerdict } from '../sql-audit';
+import type { StatementEntry } from '../db-proxy/session';
+import { BodyReader, errorFields, errorResponse, message, ProtocolError } from './messages';
+
+/** A statement PostgreSQL cannot parse: its syntax error stands for the refusal. */
+export const BLOCKED_SENTINEL = 'PORTCULLIS BLOCKED THIS STATEMENT';
+/** SQLSTATE insufficient_privilege, for a refused statement. */
+const REFUSED_STATE = '42501';
+/** Requests awaiting their answer; a client past this is not waiting for answers. */
+const MAX_PENDING = 10_000;
+/** Named prepared statements and portals kept, and the text they may hold in all. */
+const MAX_NAMES = 10_000;
+const MAX_NAMED_TEXT = 64 * 1024 * 1024;
+/** Client encodings where a multibyte character may end in the byte of `'` or `\`. */
+const UNSAFE_ENCODINGS = new Set([
+  'SJIS',
+  'SHIFT_JIS_2004',
+  'BIG5',
+  'GBK',
+  'GB18030',
+  'UHC',
+  'JOHAB',
+]);
+
+const ch = (c: string) => c.charCodeAt(0);
+
+interface Named {
+  text: string;
+  notice?: string;
+}
+
+interface Refusal {
+  message: string;
+}
+
+type Pending =
+  | {
+      kind: 'simple';
+      statements: string[];
+      index: number;
+      since: number;
+      startedAt: number;
+      rows: number;
+      refused?: Refusal;
+      notice?: string;
+    }
+  | { kind: 'parse'; name: string; named?: Named; refused?: Refusal }
+  | { kind: 'bind'; portal: string; statement: string }
+  | { kind: 'close'; what: 'S' | 'P'; name: string }
+  | { kind: 'describe' | 'sync' }
+  | { kind: 'execute'; portal: string; startedAt: number; since: number; rows: number };
+
+export interface ConversationEvents {
+  log(entry: StatementEntry): void;
+  alarm(action: 'intercept' | 'notice', statement: string, rule: string): void;
+}
+
+export function ruleText(rule: SqlRule): string {
+  return rule.table ? `${rule.op.toUpperCase()} ${rule.table}` : rule.op.toUpperCase();
+}
+
+/** The rows a CommandComplete tag reports (`INSERT 0 5`, `SELECT 3`, `UPDATE 2`), if any. */
+function tagRows(tag: string): number | undefined {
+  const last = tag.split(' ').pop();
+  return last !== undefined && /^\d+$/.test(last) ? Number(last) : undefined;
+}
+
+type Block = Extract<SqlVerdict, { action: 'block' }>;
+
+export class Conversation {
+  private readonly pending: Pending[] = [];
+  /** Confirmed prepared statements and portals, by name. */
+  private readonly statements = new Map<string, Named>();
+  private readonly portals = new Map<string, Named>();
+  private namedText = 0;
+  /** The last ReadyForQuery's transaction status ('I', 'T' or 'E'). */
+  status = ch('I');
+  /** In COPY FROM STDIN of the extended protocol: the target ignores Sync until CopyDone. */
+  private copyIn = false;
+
+  constructor(
+    private readonly database: string,
+    private readonly policy: SqlPolicy | undefined,
+    private readonly events: ConversationEvents,
+    /** The session's client encoding, as the target reported it at login. */
+    private encoding = 'UTF8',
+  ) {}
+
+  /** Judges one client message: returns what goes to the target (the message or its stand-in). */
+  fromClient(type: number, body: Buffer, raw: Buffer): Buffer {
+    if (this.pending.length >= MAX_PENDING) {
+      throw new ProtocolError('too many requests without waiting for an answer');
+    }
+    switch (String.fromCharCode(type)) {
+      case 'Q': {
+        const text = new BodyReader(body).cstring();
+        const verdict = this.judge(text);
+        const base = {
+          kind: 'simple' as const,
+          index: 0,
+          since: performance.now(),
+          startedAt: Date.now(),
+          rows: 0,
+        };
+        if (verdict.action === 'block') {
+          this.refuse(text, verdict);
+          this.pending.push({ ...base, statements: [], refused: { message: verdict.message } });
+          return message('Q', BLOCKED_SENTINEL);
+        }
+        const notice = this.notice(text, verdict);
+        const statements = verdict.statements.map((s) => s.text);
+        this.pending.push({
+          ...base,
+          statements: statements.length > 0 ? statements : [text],
+          ...(notice && { notice }),
+        });
+        return raw;
+      }
+      case 'P': {
+        const r = new BodyReader(body);
+        const name = r.cstring();
+        const text = r.cstring();
+        const verdict = this.judge(text);
+        if (verdict.action === 'block') {
+          this.refuse(text, verdict);
+          this.pending.push({ kind: 'parse', name, refused: { message: verdict.message } });
+          return message('P', name, BLOCKED_SENTINEL, Buffer.alloc(2));
+        }
+        const notice = this.notice(text, verdict);
+        this.pending.push({ kind: 'parse', name, named: { text, ...(notice && { notice }) } });
+        return raw;
+      }
+      case 'B': {
+        const r = new BodyReader(body);
+        const portal = r.cstring();
+        this.pending.push({ kind: 'bind', portal, statement: r.cstring() });
+        return raw;
+      }
+      case 'E':
+        this.pending.push({
+          kind: 'execute',
+          portal: new BodyReader(body).cstring(),
+          startedAt: Date.now(),
+          since: performance.now(),
+          rows: 0,
+        });
+        return raw;
+      case 'D':
+        this.pending.push({ kind: 'describe' });
+        return raw;
+      case 'C': {
+        const r = new BodyReader(body);
+        const what = String.fromCharCode(r.bytes(1)[0]!) === 'S' ? 'S' : 'P';
+        this.pending.push({ kind: 'close', what, name: r.cstring() });
+        return raw;
+      }
+      case 'S':
+        // The target ignores a Sync during COPY FROM STDIN: no ReadyForQuery will answer it.
+        if (!this.copyIn) this.pending.push({ kind: 'sync' });
+        return raw;
+      case 'c': // CopyDone
+      case 'f': // CopyFail
+        this.copyIn = false;
+        return raw;
+      case 'F': {
+        // A function call by oid (libpq's PQfn, large objects) carries no statement text: with
+        // rules it is refused (fail closed), by the same stand-in as a refused query.
+        const base = {
+          kind: 'simple' as const,
+          index: 0,
+          since: performance.now(),
+          startedAt: Date.now(),
+          rows: 0,
+        };
+        if (this.policy) {
+          const refusal = 'Portcullis refused a function call by number: this database has rules';
+          this.logRefusal('(function call)', refusal, 'unreadable');
+          this.pending.push({ ...base, statements: [], refused: { message: refusal } });
+          return message('Q', BLOCKED_SENTINEL);
+        }
+        this.pending.push({ ...base, statements: ['(function call)'] });
+        return raw;
+      }
+      case 'H': // Flush
+      case 'X': // Terminate
+      case 'd': // CopyData
+        return raw;
+      default:
+        throw new ProtocolError(`an unknown client message (${type})`);
+    }
+  }
+
+  /** A target message passed through (its header was just read). */
+  onPassed(type: number): void {
+    const head = this.pending[0];
+    switch (String.fromCharCode(type)) {
+      case 'D':
+        if (head?.kind === 'execute' || head?.kind === 'simple') head.rows += 1;
+        return;
+      case '1':
+        if (head?.kind !== 'parse') return;
+        this.pending.shift();
+        if (head.named) this.remember(this.statements, head.name, head.named);
+        return;
+      case '2': {
+        if (head?.kind !== 'bind') return;
+        this.pending.shift();
+        const statement = this.statements.get(head.statement);
+        if (statement) this.remember(this.portals, head.portal, statement);
+        else this.portals.delete(head.portal);
+        return;
+      }
+      case '3':
+        if (head?.kind !== 'close') return;
+        this.pending.shift();
+        this.forget(head.what === 'S' ? this.statements : this.portals, head.name);
+        return;
+      case 'n':
+      case 'T':
+        if (head?.kind === 'describe') this.pending.shift();
+        return;
+      case 'I':
+        if (head?.kind === 'execute') this.pending.shift();
+        return;
+      case 's':
+        if (head?.kind === 'execute') {
+          this.finish(head, { rows: head.rows });
+          this.pending.shift();
+        }
+        return;
+      case 'V':
+        if (head?.kind === 'simple') this.finishSimple(head, {});
+        return;
+      case 'G':
+        if (head?.kind === 'execute') {
+          // The Sync sent after this Execute reaches the target in COPY mode and is ignored.
+          this.copyIn = true;
+          const sync = this.pending.findIndex((p) => p.kind === 'sync');
+          if (sync > 0) this.pending.splice(sync, 1);
+        }
+        return;
+      default:
+    }
+  }
+
+  /** A held target message (ErrorResponse, CommandComplete, ReadyForQuery, ParameterStatus). */
+  onHeld(type: number, body: Buffer, raw: Buffer): Buffer {
+    const head = this.pending[0];
+    const t = String.fromCharCode(type);
+    if (t === 'S') {
+      const r = new BodyReader(body);
+      if (r.cstring() === 'client_encoding') this.encoding = r.cstring().toUpperCase();
+      return raw;
+    }
+    if (t === 'Z') {
+      this.status = body[0] ?? this.status;
+      this.copyIn = false;
+      // Whatever was still waiting in this batch was skipped after an error.
+      while (this.pending.length > 0) {
+        const item = this.pending.shift()!;
+        if (item.kind === 'sync' || item.kind === 'simple') break;
+      }
+      // Named portals last until the transaction ends.
+      if (this.status === ch('I'))
+        for (const name of [...this.portals.keys()]) this.forget(this.portals, name);
+      return raw;
+    }
+    if (t === 'C') {
+      const tag = body.toString('utf8', 0, Math.max(0, body.indexOf(0)));
+      if (head?.kind === 'execute') {
+        this.finish(head, { rows: tagRows(tag) ?? head.rows });
+        this.pending.shift();
+      } else if (head?.kind === 'simple') {
+        this.finishSimple(head, { rows: tagRows(tag) ?? head.rows });
+      }
+      return raw;
+    }
+    // ErrorResponse.
+    if (!head) return raw;
+    const refused = (head.kind === 'simple' || head.kind === 'parse') && head.refused;
+    if (refused) {
+      const fields = errorFields(body);
+      // Only the stand-in's own syntax error is swapped; anything else is the target's word.
+      if (fields.get('C') === '42601') {
+        if (head.kind === 'parse') this.dropUntilSync();
+        return errorResponse({ severity: 'ERROR', code: REFUSED_STATE, message: refused.message });
+      }
+    }
+    const error = errorFields(body).get('M') ?? 'error';
+    if (head.kind === 'execute') this.finish(head, { error });
+    else if (head.kind === 'simple') this.finishSimple(head, { error });
+    if (head.kind !== 'simple') this.dropUntilSync();
+    return raw;
+  }
+
+  private judge(text: string): SqlVerdict {
+    if (this.policy && UNSAFE_ENCODINGS.has(this.encoding)) {
+      return {
+        action: 'block',
+        reason: 'unreadable',
+        message: `Portcullis refused this statement: the client encoding ${this.encoding} can hide statements from this database's rules; use UTF8`,
+      };
+    }
+    return judgeSql('postgresql', text, this.policy);
+  }
+
+  private remember(map: Map<string, Named>, name: string, named: Named): void {
+    this.forget(map, name);
+    if (
+      this.statements.size + this.portals.size >= MAX_NAMES ||
+      this.namedText + named.text.length > MAX_NAMED_TEXT
+    ) {
+      throw new ProtocolError('too many prepared statements or portals');
+    }
+    map.set(name, named);
+    this.namedText += named.text.length;
+  }
+
+  private forget(map: Map<string, Named>, name: string): void {
+    const old = map.get(name);
+    if (!old) return;
+    map.delete(name);
+    // A portal shares its statement's text; count each entry's own length.
+    this.namedText -= old.text.length;
+  }
+
+  private dropUntilSync(): void {
+    while (this.pending.length > 0 && this.pending[0]!.kind !== 'sync') this.pending.shift();
+  }
+
+  private finish(
+    item: Extract<Pending, { kind: 'execute' }>,
+    outcome: { rows?: number; error?: string },
+  ): void {
+    const portal = this.portals.get(item.portal);
+    this.events.log({
+      startedAt: item.startedAt,
+      database: this.database,
+      statement: portal?.text ?? '(a portal the gateway did not see prepared)',
+      durationMs: performance.now() - item.since,
+      ...(outcome.rows !== undefined && { rows: outcome.rows }),
+      ...(outcome.error !== undefined && { error: outcome.error }),
+      ...(portal?.notice && { action: 'notice' as const, rule: portal.notice }),
+    });
+  }
+
+  private finishSimple(
+    item: Extract<Pending, { kind: 'simple' }>,
+    outcome: { rows?: number; error?: string },
+  ): void {
+    const now = performance.now();
+    const text = item.statements[item.index] ?? item.statements[item.statements.length - 1] ?? '';
+    this.events.log({
+      startedAt: item.startedAt,
+      database: this.database,
+      statement: text,
+      durationMs: now - item.since,
+      ...(outcome.rows !== undefined && { rows: outcome.rows }),
+      ...(outcome.error !== undefined && { error: outcome.error }),
+      ...(item.notice && { action: 'notice' as const, rule: item.notice }),
+    });
+    item.index += 1;
+    item.since = now;
+    item.startedAt = Date.now();
+    item.rows = 0;
+  }
+
+  private refuse(text: string, verdict: Block): void {
+    const rule = verdict.rule
+      ? ruleText(verdict.rule)
+      : verdict.reason === 'approval'
+        ? 'approval'
+        : 'unreadable';
+    // A block rule raises an alarm (as in the MySQL proxy); approval mode and unreadable
+    // statements are refused and logged without one.
+    if (verdict.rule) this.events.alarm('intercept', text, rule);
+    this.logRefusal(text, verdict.message, rule);
+  }
+
+  private logRefusal(text: string, error: string, rule: string): void {
+    this.events.log({
+      startedAt: Date.now(),
+      database: this.database,
+      statement: text,
+      durationMs: 0,
+      error,
+      action: 'blocked',
+      rule,
+    });
+  }
+
+  /** Raises the alarms of a statement that passes; returns the rules for its log entry. */
+  private notice(
+    text: string,
+    verdict: Extract<SqlVerdict, { action: 'pass' }>,
+  ): string | undefined {
+    if (verdict.notices.length === 0) return undefined;
+    const rules = verdict.notices.map(ruleText).join(', ');
+    this.events.alarm('notice', text, rules);
+    return rules;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * A PostgreSQL session once both logins are done: the client's messages go through the
+ * conversation (rules, statement log) to the target, the target's bytes stream back through
+ * the server-stream reader. Backpressure both ways: a side that cannot take more pauses the
+ * other. A cut from the console ends the session with a FATAL error the client shows
+ * (57P01, as PostgreSQL's own administrator shutdown), or at once mid-message.
+ */
+import type net from 'node:net';
+import type { Logger } from '../core/logger';
+import type { DbSession } from '../db-proxy/session';
+import { Conversation } from './conversation';
+import { CLIENT_MESSAGE_MAX, errorResponse, MessageReader, ProtocolError } from './messages';
+import { ServerStream } from './server-stream';
+
+export interface RelayOptions {
+  client: net.Socket;
+  /** Client bytes read during start-up and not yet handled. */
+  clientBuffered: Buffer;
+  target: net.Socket;
+  targetBuffered: Buffer;
+  session: DbSession;
+  database: string;
+  /** The client encoding the target reported at login. */
+  clientEncoding: string;
+  logger: Logger;
+  onEnd(): void;
+}
+
+export function relaySession(options: RelayOptions): void {
+  const { client, target, session, logger } = options;
+  const conversation = new Conversation(
+    options.database,
+    session.policy,
+    {
+      log: (entry) => session.logStatement(entry),
+      alarm: (action, statement, rule) => session.alarm(action, statement, rule),
+    },
+    options.clientEncoding,
+  );
+  const fromTarget = new ServerStream({
+    onPassed: (type) => conversation.onPassed(type),
+    onHeld: (type, body, raw) => conversation.onHeld(type, body, raw),
+  });
+  const reader = new MessageReader(CLIENT_MESSAGE_MAX);
+  let ended = false;
+
+  /** `graceful`: what was written to the client still reaches it (a FATAL error, last words). */
+  const end = (why: string, graceful = false): void => {
+    if (ended) return;
+    ended = true;
+    logger.debug({ connection_id: session.connectionId, why }, 'postgresql session ending');
+    if (graceful) {
+      // Its last words go out; a client that does not close its side is let go shortly after.
+      client.end();
+      setTimeout(() => client.destroy(), 200).unref();
+    } else client.destroy();
+    target.destroy();
+    options.onEnd();
+    void session.end();
+  };
+
+  const onClientData = (chunk: Buffer): void => {
+    if (ended) return;
+    reader.push(chunk);
+    // One write (writev) for all of a chunk's messages: a pipelined Parse/Bind/Execute/Sync
+    // is one packet in, one packet out.
+    target.cork();
+    try {
+      for (let m = reader.next(); m; m = reader.next()) {
+        const out = conversation.fromClient(m.type, m.body, m.raw);
+        if (!target.write(out)) client.pause();
+      }
+    } catch (err) {
+      const text = err instanceof ProtocolError ? err.message : 'an unreadable message';
+      logger.info(
+        { connection_id: session.connectionId, reason: text },
+        'postgresql client sent a bad message',
+      );
+      if (fromTarget.atBoundary) {
+        client.write(
+          errorResponse({ severity: 'FATAL', code: '08P01', message: `Portcullis: ${text}` }),
+        );
+      }
+      end('protocol', true);
+    } finally {
+      target.uncork();
+    }
+  };
+  const onTargetData = (chunk: Buffer): void => {
+    let pieces: Buffer[];
+    try {
+      pieces = fromTarget.feed(chunk);
+    } catch {
+      return end('target protocol');
+    }
+    let ok = true;
+    client.cork();
+    for (const piece of pieces) ok = client.write(piece) && ok;
+    client.uncork();
+    if (!ok) target.pause();
+  };
+
+  client.on('drain', () => target.resume());
+  target.on('drain', () => client.resume());
+  client.on('data', onClientData);
+  target.on('data', onTargetData);
+  client.on('close', () => end('client closed'));
+  // The target's last words (a FATAL error) have been passed on; then the client goes.
+  target.on('close', () => end('target closed', true));
+  client.on('error', () => end('client error'));
+  target.on('error', () => end('target error'));
+  session.onCut((reason) => {
+    if (fromTarget.atBoundary && client.writable) {
+      client.write(
+        errorResponse({
+          severity: 'FATAL',
+          code: '57P01',
+          message: `Portcullis: the session was ended${reason ? ` (${reason})` : ''}`,
+        }),
+      );
+      end('cut', true);
+    } else end('cut');
+  });
+  if (options.targetBuffered.length > 0) onTargetData(options.targetBuffered);
+  if (options.clientBuffered.length > 0) onClientData(options.clientBuffered);
+  client.resume();
+}

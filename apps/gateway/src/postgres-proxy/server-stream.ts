@@ -1,0 +1,108 @@
+/**
+ * The target's side of a PostgreSQL session, read as it passes: the bytes go on to the client
+ * as they arrive (a result of any size streams, never held), while the message headers are
+ * followed so the proxy knows what each reply answers. Only the small messages whose content
+ * matters are held whole: ErrorResponse (which the proxy may replace), CommandComplete (the
+ * row count), ReadyForQuery (the transaction status) and ParameterStatus (the client encoding). No copy is made of anything else.
+ */
+import { ProtocolError } from './messages';
+
+/** Held whole: small, and their content matters. */
+const HELD = new Set(['E', 'C', 'Z', 'S'].map((c) => c.charCodeAt(0)));
+/** A held message larger than this is not one PostgreSQL sends. */
+const HELD_MAX = 16 * 1024 * 1024;
+
+export interface ServerStreamHandler {
+  /** A message passed through; its body follows unchanged. */
+  onPassed(type: number): void;
+  /** A held message arrived whole: returns what the client gets in its place. */
+  onHeld(type: number, body: Buffer, raw: Buffer): Buffer;
+}
+
+export class ServerStream {
+  private readonly header = Buffer.alloc(5);
+  private headerLength = 0;
+  /** Body bytes still to pass through of the current message. */
+  private remaining = 0;
+  private held: { type: number; raw: Buffer; filled: number } | undefined;
+
+  constructor(private readonly handler: ServerStreamHandler) {}
+
+  /** True between messages: the proxy may write a message of its own to the client. */
+  get atBoundary(): boolean {
+    return this.remaining === 0 && this.headerLength === 0 && this.held === undefined;
+  }
+
+  /** Returns the pieces to write to the client, in order. */
+  feed(chunk: Buffer): Buffer[] {
+    const out: Buffer[] = [];
+    let i = 0;
+    /** Where bytes to pass unchanged begin in this chunk; -1 while bytes are being held. */
+    let passFrom = this.held || this.headerLength > 0 ? -1 : 0;
+    const passUpTo = (end: number) => {
+      if (passFrom >= 0 && end > passFrom) out.push(chunk.subarray(passFrom, end));
+    };
+    while (i < chunk.length) {
+      if (this.remaining > 0) {
+        const n = Math.min(this.remaining, chunk.length - i);
+        i += n;
+        this.remaining -= n;
+        continue;
+      }
+      if (this.held) {
+        const h = this.held;
+        const n = Math.min(h.raw.length - h.filled, chunk.length - i);
+        chunk.copy(h.raw, h.filled, i, i + n);
+        h.filled += n;
+        i += n;
+        if (h.filled === h.raw.length) {
+          this.held = undefined;
+          out.push(this.handler.onHeld(h.type, h.raw.subarray(5), h.raw));
+          passFrom = i;
+        }
+        continue;
+      }
+      const start = i;
+      const startedHere = this.headerLength === 0;
+      const n = Math.min(5 - this.headerLength, chunk.length - i);
+      chunk.copy(this.header, this.headerLength, i, i + n);
+      this.headerLength += n;
+      i += n;
+      if (this.headerLength < 5) {
+        // A header cut by the chunk's end: held until the rest arrives.
+        passUpTo(start);
+        passFrom = -1;
+        break;
+      }
+      this.headerLength = 0;
+      const type = this.header[0]!;
+      const length = this.header.readInt32BE(1);
+      if (length < 4) throw new ProtocolError(`the database sent a message of ${length} bytes`);
+      if (HELD.has(type)) {
+        if (length > HELD_MAX) throw new ProtocolError('the database sent an oversize message');
+        if (startedHere) passUpTo(start);
+        passFrom = -1;
+        const raw = Buffer.alloc(length + 1);
+        this.header.copy(raw, 0);
+        this.held = { type, raw, filled: 5 };
+        if (length === 4) {
+          this.held = undefined;
+          out.push(this.handler.onHeld(type, raw.subarray(5), raw));
+          passFrom = i;
+        }
+        continue;
+      }
+      this.handler.onPassed(type);
+      if (!startedHere) {
+        // Its header began in the previous chunk and was held: it goes now.
+        out.push(Buffer.from(this.header));
+        passFrom = i;
+      } else if (passFrom < 0) {
+        passFrom = start;
+      }
+      this.remaining = length - 4;
+    }
+    passUpTo(chunk.length);
+    return out;
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * Logs the gateway in to the target PostgreSQL as the resource's connect account: a TCP
+ * connection, a StartupMessage with the client's database and settings, and whichever
+ * password method the server asks for (cleartext, MD5 or SCRAM-SHA-256). What the server
+ * says after AuthenticationOk and before ReadyForQuery (ParameterStatus, BackendKeyData) is
+ * handed back for the client. The password lives in this function's scope only.
+ */
+import crypto from 'node:crypto';
+import net from 'node:net';
+import {
+  BodyReader,
+  errorFields,
+  message,
+  MessageReader,
+  PROTOCOL_3,
+  startupPacket,
+} from './messages';
+
+const LOGIN_TIMEOUT_MS = 15_000;
+/** PostgreSQL's default is 4096; a target asking for more than this is refused. */
+const SCRAM_MAX_ITERATIONS = 100_000;
+const SERVER_MESSAGE_MAX = 1024 * 1024;
+
+export interface TargetLogin {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  /** Start-up parameters from the client (database, application_name, client_encoding, …). */
+  parameters: Map<string, string>;
+}
+
+export interface LoggedIn {
+  socket: net.Socket;
+  /** ParameterStatus messages, as the server sent them. */
+  parameterStatus: Buffer[];
+  /** The server's BackendKeyData (for cancel requests). */
+  backendKey: { pid: number; secret: number } | undefined;
+  /** The session's client encoding as the server reported it ('UTF8' when it did not). */
+  clientEncoding: string;
+  /** The transaction status of the first ReadyForQuery ('I'). */
+  status: number;
+  /** Bytes the server sent after ReadyForQuery (none, normally). */
+  rest: Buffer;
+}
+
+export class TargetRefused extends Error {
+  constructor(
+    message: string,
+    /** SQLSTATE when the server said; undefined when the target could not be reached. */
+    readonly sqlState?: string,
+  ) {
+    super(message);
+  }
+}
+
+const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest();
+const hmac = (key: Buffer, data: string) => crypto.createHmac('sha256', key).update(data).digest();
+
+/** SCRAM-SHA-256 (RFC 5802, RFC 7677) as the client, without channel binding. */
+function scram(password: string) {
+  const clientNonce = crypto.randomBytes(18).toString('base64');
+  const clientFirstBare = `n=,r=${clientNonce}`;
+  let serverSignature: Buffer | undefined;
+  return {
+    first: `n,,${clientFirstBare}`,
+    final(serverFirst: string): string {
+      const attrs = new Map(serverFirst.split(',').map((kv) => [kv[0], kv.slice(2)]));
+      const nonce = attrs.get('r') ?? '';
+      const salt = Buffer.from(attrs.get('s') ?? '', 'base64');
+      const iterations = Number(attrs.get('i'));
+      // The target chooses the cost; past this a "database" is only making the gateway work.
+      if (
+        !nonce.startsWith(clientNonce) ||
+        !Number.isInteger(iterations) ||
+        iterations < 1 ||
+        iterations > SCRAM_MAX_ITERATIONS
+      ) {
+        throw new TargetRefused('the server sent an invalid SCRAM challenge');
+      }
+      const salted = crypto.pbkdf2Sync(password.normalize('NFKC'), salt, iterations, 32, 'sha256');
+      const clientKey = hmac(salted, 'Client Key');
+      const withoutProof = `c=biws,r=${nonce}`;
+      const authMessage = `${clientFirstBare},${serverFirst},${withoutProof}`;
+      const signature = hmac(sha256(clientKey), authMessage);
+      const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]!));
+      serverSignature = hmac(hmac(salted, 'Server Key'), authMessage);
+      return `${withoutProof},p=${proof.toString('base64')}`;
+    },
+    verify(serverFinal: string): boolean {
+      const v = serverFinal.split(',').find((kv) => kv.startsWith('v='));
+      if (!v || !serverSignature) return false;
+      const got = Buffer.from(v.slice(2), 'base64');
+      return got.length === serverSignature.length && crypto.timingSafeEqual(got, serverSignature);
+    },
+  };
+}
+
+export function loginToTarget(login: TargetLogin): Promise<LoggedIn> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: login.host, port: login.port });
+    socket.setNoDelay(true);
+    const reader = new MessageReader(SERVER_MESSAGE_MAX);
+    const parameterStatus: Buffer[] = [];
+    let backendKey: LoggedIn['backendKey'];
+    let clientEncoding = 'UTF8';
+    let sasl: ReturnType<typeof scram> | undefined;
+    let settled = false;
+    const timer = setTimeout(
+      () => fail(new TargetRefused('the database did not answer in time')),
+      LOGIN_TIMEOUT_MS,
+    );
+
+    function fail(error: Error): void {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      reject(error);
+    }
+    const onError = (err: Error) =>
+      fail(
+        new TargetRefused(
+          `the database cannot be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`,
+        ),
+      );
+    socket.on('error', onError);
+    socket.on('close', () => fail(new TargetRefused('the database closed the connection')));
+    socket.on('connect', () => {
+      const params: string[] = ['user', login.username];
+      for (const [k, v] of login.parameters) params.push(k, v);
+      socket.write(startupPacket(PROTOCOL_3, ...params, Buffer.from([0])));
+    });
+    socket.on('data', (chunk: Buffer) => {
+      reader.push(chunk);
+      try {
+        for (let m = reader.next(); m && !settled; m = reader.next()) handle(m.type, m.body, m.raw);
+      } catch (err) {
+        fail(
+          err instanceof TargetRefused
+            ? err
+            : new TargetRefused(`the database answered oddly (${(err as Error).message})`),
+        );
+      }
+    });
+
+    function handle(type: number, body: Buffer, raw: Buffer): void {
+      const t = String.fromCharCode(type);
+      if (t === 'E') {
+        const f = errorFields(body);
+        throw new TargetRefused(f.get('M') ?? 'the database refused the login', f.get('C'));
+      }
+      if (t === 'S') {
+        const r = new BodyReader(body);
+        if (r.cstring() === 'client_encoding') clientEncoding = r.cstring().toUpperCase();
+        return void parameterStatus.push(raw);
+      }
+      if (t === 'K') {
+        const r = new BodyReader(body);
+        backendKey = { pid: r.int32(), secret: r.int32() };
+        return;
+      }
+      if (t === 'N') return;
+      if (t === 'Z') {
+        settled = true;
+        clearTimeout(timer);
+        socket.removeAllListeners('data');
+        socket.removeListener('error', onError);
+        socket.removeAllListeners('close');
+        resolve({
+          socket,
+          parameterStatus,
+          backendKey,
+          clientEncoding,
+          status: body[0] ?? 73,
+          rest: reader.drain(),
+        });
+        return;
+      }
+      if (t !== 'R') throw new TargetRefused(`unexpected message ${t} during login`);
+      const r = new BodyReader(body);
+      const code = r.int32();
+      if (code === 0) return;
+      if (code === 3) return void socket.write(message('p', login.password));
+      if (code === 5) {
+        const salt = r.bytes(4);
+        const inner = crypto
+          .createHash('md5')
+          .update(login.password + login.username)
+          .digest('hex');
+        const outer = crypto
+          .createHash('md5')
+          .update(Buffer.concat([Buffer.from(inner), salt]))
+          .digest('hex');
+        return void socket.write(message('p', `md5${outer}`));
+      }
+      if (code === 10) {
+        const mechanisms: string[] = [];
+        for (let m = r.cstring(); m !== ''; m = r.cstring()) mechanisms.push(m);
+        if (!mechanisms.includes('SCRAM-SHA-256')) {
+          throw new TargetRefused(
+            `the database offers no password method the gateway speaks (${mechanisms.join(', ')})`,
+          );
+        }
+        sasl = scram(login.password);
+        const first = Buffer.from(sasl.first);
+        const len = Buffer.alloc(4);
+        len.writeInt32BE(first.length, 0);
+        return void socket.write(message('p', 'SCRAM-SHA-256', len, first));
+      }
+      if (code === 11 && sasl)
+        return void socket.write(message('p', Buffer.from(sasl.final(r.rest().toString('utf8')))));
+      if (code === 12 && sasl) {
+        if (!sasl.verify(r.rest().toString('utf8')))
+          throw new TargetRefused('the database failed to prove it knows the password');
+        return;
+      }
+      throw new TargetRefused(
+        `the database asks for an authentication method the gateway does not speak (${code})`,
+      );
+    }
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * The single-file gateway (scripts/bundle.mjs) has no libpg-query.wasm beside it: the parser's
+ * WebAssembly travels inside the bundle (scripts/embed-pg-wasm.mjs). Bundled the same way, in a
+ * folder with nothing else, the judge loads and reads PostgreSQL.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, expect, it } from 'vitest';
+// @ts-expect-error -- a plain .mjs build script without type declarations
+import { embedPgWasm } from '../../scripts/embed-pg-wasm.mjs';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-bundled-judge-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+it('judges PostgreSQL from a bundle that carries the parser inside', async () => {
+  const entry = path.join(dir, 'entry.ts');
+  fs.writeFileSync(
+    entry,
+    [
+      `import { judgeSql, loadSqlParsers } from ${JSON.stringify(path.resolve(import.meta.dirname, 'index.ts'))};`,
+      'void loadSqlParsers().then(() => {',
+      "const policy = { block: [{ op: 'delete' as const, table: 'orders' }], notice: [], approval: false };",
+      "console.log(JSON.stringify(judgeSql('postgresql', 'SELECT 1; /* x */ DELETE FROM public.\"orders\"', policy)));",
+      '});',
+    ].join('\n'),
+  );
+  const out = path.join(dir, 'out', 'judge.cjs');
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    // As the shipped bundle: CommonJS, one file.
+    format: 'cjs',
+    outfile: out,
+    external: ['cpu-features', 'pg-native', '*.node'],
+    plugins: [embedPgWasm],
+    logLevel: 'error',
+  });
+  expect(fs.readdirSync(path.dirname(out))).toEqual(['judge.cjs']);
+  const { stdout } = await promisify(execFile)(process.execPath, [out], { cwd: dir });
+  expect(JSON.parse(stdout)).toMatchObject({ action: 'block', reason: 'rule' });
+}, 60_000);

@@ -1,0 +1,443 @@
+// The judge on its own: every evasion of the brief, per dialect, with the verdict it must give.
+// real-databases.test.ts shows on the real servers what the server would have run.
+import type { SqlPolicy, SqlRule } from '@portcullis/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { judgeSql, loadSqlParsers, type SqlDialect, type SqlVerdict } from './index';
+
+beforeAll(async () => {
+  await loadSqlParsers();
+  await loadSqlParsers(); // idempotent
+});
+
+const policy = (block: SqlRule[] = [], notice: SqlRule[] = [], approval = false): SqlPolicy => ({
+  block,
+  notice,
+  approval,
+});
+const DELETE_ORDERS = policy([{ op: 'delete', table: 'orders' }]);
+const SELECT_SECRET = policy([{ op: 'select', table: 'secret' }]);
+const APPROVAL = policy([], [], true);
+const DIALECTS: SqlDialect[] = ['mysql', 'postgresql'];
+
+function blocked(dialect: SqlDialect, sql: string, p: SqlPolicy | undefined): SqlVerdict {
+  const verdict = judgeSql(dialect, sql, p);
+  expect(verdict.action, `${dialect}: ${sql}`).toBe('block');
+  return verdict;
+}
+function passed(dialect: SqlDialect, sql: string, p: SqlPolicy | undefined) {
+  const verdict = judgeSql(dialect, sql, p);
+  if (verdict.action !== 'pass')
+    throw new Error(`${dialect}: ${sql} was blocked: ${verdict.message}`);
+  return verdict;
+}
+
+describe.each(DIALECTS)('%s', (dialect) => {
+  it('passes anything without a policy, or with an empty one, and still splits statements', () => {
+    for (const p of [undefined, policy()]) {
+      const verdict = passed(dialect, 'SELECT 1; DROP TABLE t; garbage (((', p);
+      expect(verdict.statements.map((s) => [s.text, s.op])).toEqual([
+        ['SELECT 1', 'select'],
+        ['DROP TABLE t', 'drop'],
+        ['garbage (((', 'other'],
+      ]);
+      expect(verdict.notices).toEqual([]);
+    }
+  });
+
+  it('blocks a rule match and names the rule', () => {
+    const verdict = blocked(dialect, 'DELETE FROM orders WHERE id = 1', DELETE_ORDERS);
+    expect(verdict).toEqual({
+      action: 'block',
+      reason: 'rule',
+      rule: { op: 'delete', table: 'orders' },
+      message: 'Portcullis blocked this statement: rule DELETE on orders',
+    });
+    passed(dialect, 'DELETE FROM customers WHERE id = 1', DELETE_ORDERS);
+    passed(dialect, 'SELECT * FROM orders', DELETE_ORDERS);
+  });
+
+  it.each([
+    '/* x */ DELETE FROM orders',
+    '-- x\nDELETE FROM orders',
+    'DELETE /* x */ FROM /* ; */ orders',
+    'dElEtE fRoM OrDeRs',
+    'DELETE FROM ORDERS',
+    'SELECT 1; DELETE FROM orders',
+    'SELECT 1;\n\n   delete from orders;',
+    'DELETE FROM shop.orders',
+  ])('sees through comments, case, batches and schemas: %j', (sql) => {
+    expect(blocked(dialect, sql, DELETE_ORDERS)).toMatchObject({ reason: 'rule' });
+  });
+
+  it('does not take a comment-split word for a keyword: DEL/**/ETE is not a DELETE (unreadable)', () => {
+    expect(blocked(dialect, 'DEL/**/ETE FROM orders', DELETE_ORDERS)).toMatchObject({
+      reason: 'unreadable',
+      message:
+        'Portcullis blocked this statement: the statement could not be parsed, and this database has rules',
+    });
+    passed(dialect, 'DEL/**/ETE FROM orders', undefined);
+  });
+
+  it.each([
+    "SELECT 'DELETE FROM orders'",
+    "SELECT 'x; DELETE FROM orders'",
+    'SELECT 1 /* DELETE FROM orders */',
+    '-- DELETE FROM orders\nSELECT 1',
+  ])('does not match rule words inside strings or comments: %j', (sql) => {
+    const verdict = passed(dialect, sql, DELETE_ORDERS);
+    expect(verdict.statements).toHaveLength(1);
+  });
+
+  it.each([
+    'SELECT * FROM a WHERE id IN (SELECT id FROM secret)',
+    'SELECT * FROM (SELECT * FROM (SELECT * FROM secret) x) y',
+    'WITH c AS (SELECT * FROM secret) SELECT * FROM c',
+    'SELECT * FROM a JOIN secret ON secret.id = a.id',
+    'SELECT * FROM a WHERE EXISTS (SELECT 1 FROM secret WHERE secret.id = a.id)',
+    'INSERT INTO a SELECT * FROM secret',
+    'DELETE FROM a WHERE id IN (SELECT id FROM secret)',
+    'UPDATE a SET x = (SELECT max(y) FROM secret)',
+    'SELECT * FROM a UNION SELECT * FROM secret',
+    'SELECT * FROM SECRET',
+  ])('sees tables in subqueries, CTEs, joins and sources: %j', (sql) => {
+    expect(blocked(dialect, sql, SELECT_SECRET)).toMatchObject({ reason: 'rule' });
+  });
+
+  it('matches a select rule without a table on every select', () => {
+    const everySelect = policy([{ op: 'select' }]);
+    expect(blocked(dialect, 'SELECT 1', everySelect)).toMatchObject({
+      message: 'Portcullis blocked this statement: rule SELECT (every table)',
+    });
+    passed(dialect, 'UPDATE t SET a = 1', everySelect);
+  });
+
+  it('matches schema-qualified rules on that schema or an unqualified name only', () => {
+    const shopOrders = policy([{ op: 'delete', table: 'shop.orders' }]);
+    blocked(dialect, 'DELETE FROM shop.orders', shopOrders);
+    blocked(dialect, 'DELETE FROM SHOP.ORDERS', shopOrders);
+    blocked(dialect, 'DELETE FROM orders', shopOrders);
+    passed(dialect, 'DELETE FROM other.orders', shopOrders);
+    blocked(dialect, 'DELETE FROM other.orders', DELETE_ORDERS);
+  });
+
+  it('lets notice rules through and reports each once', () => {
+    const noticeSelect = policy([], [{ op: 'select', table: 'orders' }]);
+    const verdict = passed(
+      dialect,
+      'SELECT * FROM orders; SELECT * FROM orders o, customers',
+      noticeSelect,
+    );
+    expect(verdict.notices).toEqual([{ op: 'select', table: 'orders' }]);
+    expect(verdict.statements.map((s) => s.tables)).toEqual([['orders'], ['orders', 'customers']]);
+    expect(passed(dialect, 'SELECT * FROM customers', noticeSelect).notices).toEqual([]);
+  });
+
+  it('refuses unreadable text whenever any rule or approval applies', () => {
+    for (const p of [DELETE_ORDERS, policy([], [{ op: 'select' }]), APPROVAL]) {
+      expect(blocked(dialect, 'this is not sql', p)).toMatchObject({ reason: 'unreadable' });
+      expect(blocked(dialect, 'SELECT 1; this is not sql', p)).toMatchObject({
+        reason: 'unreadable',
+      });
+    }
+    passed(dialect, 'this is not sql', undefined);
+  });
+
+  it.each([
+    'SELECT * FROM orders',
+    'SELECT * FROM orders FOR UPDATE',
+    'SELECT 1',
+    'SHOW TABLES',
+    'EXPLAIN SELECT * FROM orders',
+    'BEGIN',
+    'COMMIT',
+    'ROLLBACK',
+    'SAVEPOINT a',
+    'ROLLBACK TO SAVEPOINT a',
+    'RELEASE SAVEPOINT a',
+  ])('approval mode passes reads: %j', (sql) => {
+    passed(dialect, sql, APPROVAL);
+  });
+
+  it.each([
+    'INSERT INTO orders VALUES (1)',
+    'UPDATE orders SET a = 1',
+    'DELETE FROM orders',
+    'CREATE TABLE x (a int)',
+    'ALTER TABLE orders ADD COLUMN b int',
+    'DROP TABLE orders',
+    'TRUNCATE TABLE orders',
+    'GRANT SELECT ON orders TO someone',
+    'CALL some_procedure()',
+    'SELECT 1; DELETE FROM orders',
+    'LOCK TABLES orders WRITE',
+  ])('approval mode refuses changes: %j', (sql) => {
+    const verdict = blocked(dialect, sql, APPROVAL);
+    if (verdict.action === 'block' && verdict.reason === 'approval') {
+      expect(verdict.message).toBe(
+        'Portcullis blocked this statement: it changes data or schema: submit a SQL application to run it',
+      );
+    } else {
+      // Statements a dialect's grammar does not have (LOCK TABLES in PostgreSQL) are unreadable.
+      expect(verdict).toMatchObject({ reason: 'unreadable' });
+    }
+  });
+
+  it('refuses an opaque CALL when rules apply, even rules about other tables', () => {
+    expect(blocked(dialect, 'CALL cleanup()', SELECT_SECRET)).toMatchObject({
+      reason: 'unreadable',
+      message:
+        'Portcullis blocked this statement: CALL runs statements that cannot be checked, and this database has rules',
+    });
+  });
+
+  it('matches grants on the named table, and on every table', () => {
+    const grantOrders = policy([{ op: 'grant', table: 'orders' }]);
+    blocked(dialect, 'GRANT SELECT ON shop.orders TO someone', grantOrders);
+    passed(dialect, 'GRANT SELECT ON customers TO someone', grantOrders);
+  });
+
+  it('caches a description: the same text judged twice gives the same verdict', () => {
+    const sql = 'SELECT * FROM orders WHERE id = 42';
+    const first = passed(dialect, sql, DELETE_ORDERS);
+    expect(passed(dialect, sql, DELETE_ORDERS)).toEqual(first);
+    // After a parse the no-policy path reuses the cached description (with tables).
+    expect(passed(dialect, sql, undefined).statements).toEqual(first.statements);
+  });
+});
+
+describe('mysql', () => {
+  const d = 'mysql';
+
+  it.each([
+    '/*!50000 DELETE FROM orders */',
+    '/*! DELETE FROM orders */',
+    '/*M!100100 DELETE FROM orders */',
+    'SELECT 1 /*!50000 ; DELETE FROM orders */',
+    'SELECT 1 /*!50000 , (SELECT 1 FROM orders) */; /*!40000 DELETE FROM orders*/',
+    // A version the server may not have: read both as code and as a comment.
+    "/*!999999 ' */ DELETE FROM orders; -- '",
+  ])('sees statements in versioned comments, which MySQL executes: %j', (sql) => {
+    blocked(d, sql, DELETE_ORDERS);
+  });
+
+  it('reads a versioned comment as code in the statement log', () => {
+    const verdict = passed(
+      d,
+      '/*!40101 SET NAMES utf8 */; /*!50000 SELECT * FROM orders */',
+      DELETE_ORDERS,
+    );
+    expect(verdict.statements).toEqual([
+      { text: '/*!40101 SET NAMES utf8 */', op: 'set', tables: [] },
+      { text: '/*!50000 SELECT * FROM orders */', op: 'select', tables: ['orders'] },
+    ]);
+  });
+
+  it('treats # and "-- " as comments, but not "--" without a space (1 --1 is 1 - -1)', () => {
+    blocked(d, '# x\nDELETE FROM orders', DELETE_ORDERS);
+    passed(d, 'SELECT 1 # ; DELETE FROM orders', DELETE_ORDERS);
+    // node-sql-parser alone would take "--1, ..." for a comment and miss the subquery.
+    blocked(d, 'SELECT 1 --1, (SELECT x FROM secret)', SELECT_SECRET);
+  });
+
+  it.each(['DELETE FROM `orders`', 'DELETE FROM `shop`.`ORDERS`', 'DELETE FROM "orders"'])(
+    'sees quoted names (backticks, ANSI_QUOTES): %j',
+    (sql) => {
+      blocked(d, sql, DELETE_ORDERS);
+    },
+  );
+
+  it('sees through NO_BACKSLASH_ESCAPES: a backslash that may or may not escape a quote', () => {
+    // Default mode: one SELECT of a string. NO_BACKSLASH_ESCAPES: SELECT '\'; then a DELETE.
+    blocked(d, "SELECT '\\'; DELETE FROM orders; -- '", DELETE_ORDERS);
+    blocked(d, "SELECT * FROM a WHERE x = '\\' UNION SELECT * FROM secret -- '", SELECT_SECRET);
+    // ...and an ordinary escaped quote is not refused for being unreadable the other way.
+    passed(d, "SELECT * FROM orders WHERE name = 'it\\'s'", DELETE_ORDERS);
+    passed(d, "SELECT 'a\\\\'; SELECT 2", DELETE_ORDERS);
+  });
+
+  it('refuses PREPARE ... FROM and EXECUTE when rules apply (the statement text is opaque)', () => {
+    for (const p of [DELETE_ORDERS, APPROVAL]) {
+      blocked(d, "PREPARE s FROM 'DELETE FROM orders'", p);
+      blocked(d, 'EXECUTE s', p);
+    }
+    passed(d, "PREPARE s FROM 'DELETE FROM orders'", undefined);
+  });
+
+  it('counts REPLACE as insert and delete, ON DUPLICATE KEY UPDATE as insert and update', () => {
+    blocked(d, 'REPLACE INTO orders VALUES (1)', policy([{ op: 'insert', table: 'orders' }]));
+    blocked(d, 'REPLACE INTO orders VALUES (1)', DELETE_ORDERS);
+    const upsert = 'INSERT INTO orders VALUES (1) ON DUPLICATE KEY UPDATE a = 1';
+    blocked(d, upsert, policy([{ op: 'update', table: 'orders' }]));
+  });
+
+  it('sees tables of multi-table UPDATE and DELETE', () => {
+    blocked(d, 'UPDATE a JOIN secret ON secret.id = a.id SET a.x = secret.x', SELECT_SECRET);
+    blocked(d, 'DELETE orders FROM orders JOIN b ON b.id = orders.id', DELETE_ORDERS);
+  });
+
+  it.each([
+    "SELECT * FROM orders INTO OUTFILE '/tmp/x'",
+    "LOAD DATA INFILE '/tmp/x' INTO TABLE orders",
+    'REPLACE INTO orders VALUES (1)',
+    'RENAME TABLE orders TO old_orders',
+    'CREATE PROCEDURE p() BEGIN DELETE FROM orders; END',
+    'REVOKE SELECT ON shop.* FROM someone',
+    'DROP DATABASE shop',
+  ])('approval mode refuses what writes or is unknown: %j', (sql) => {
+    blocked(d, sql, APPROVAL);
+  });
+
+  it.each([
+    'SET NAMES utf8mb4',
+    "SET NAMES 'utf8mb4' COLLATE 'utf8mb4_general_ci'",
+    'SET autocommit = 1',
+    "SET sql_mode = 'NO_BACKSLASH_ESCAPES'",
+    'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED',
+    "SHOW VARIABLES LIKE 'version%'",
+    'SHOW WARNINGS',
+    'SELECT @@version_comment LIMIT 1',
+    'SELECT a INTO @v FROM orders',
+    'USE shop',
+    'DESCRIBE orders',
+    'START TRANSACTION',
+    'DEALLOCATE PREPARE s',
+  ])('approval mode passes session statements clients send: %j', (sql) => {
+    passed(d, sql, APPROVAL);
+  });
+
+  it('does not recognise a SHOW that selects', () => {
+    blocked(d, 'SHOW TABLES WHERE (SELECT 1 FROM secret) = 1', SELECT_SECRET);
+  });
+
+  it('matches DROP DATABASE and GRANT ON *.* against any table rule of that op', () => {
+    blocked(d, 'DROP DATABASE shop', policy([{ op: 'drop', table: 'orders' }]));
+    blocked(d, "GRANT ALL ON *.* TO 'u'@'%'", policy([{ op: 'grant', table: 'orders' }]));
+  });
+});
+
+describe('postgresql', () => {
+  const d = 'postgresql';
+
+  it.each([
+    'DELETE FROM "orders"',
+    'DELETE FROM "Orders"',
+    'DELETE FROM "public"."ORDERS"',
+    'DELETE FROM public.orders',
+  ])('sees quoted and qualified names: %j', (sql) => {
+    blocked(d, sql, DELETE_ORDERS);
+  });
+
+  it('sees nested block comments', () => {
+    passed(d, 'SELECT 1 /* outer /* inner */ DELETE FROM orders; */', DELETE_ORDERS);
+    blocked(d, '/* a /* b */ c */ DELETE FROM orders', DELETE_ORDERS);
+  });
+
+  it('does not match rule words in dollar-quoted strings', () => {
+    passed(d, 'SELECT $$DELETE FROM orders$$', DELETE_ORDERS);
+    passed(d, 'SELECT $x$ ; DELETE FROM orders $x$', DELETE_ORDERS);
+  });
+
+  it('sees data-modifying CTEs, and counts them as changes', () => {
+    const sql = 'WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d';
+    blocked(d, sql, DELETE_ORDERS);
+    expect(blocked(d, sql, APPROVAL)).toMatchObject({ reason: 'approval' });
+  });
+
+  it('sees through standard_conforming_strings = off: a backslash that may escape a quote', () => {
+    // Default: SELECT '\' then a DELETE.
+    blocked(d, "SELECT '\\'; DELETE FROM orders; -- '", DELETE_ORDERS);
+    // Default: one string. standard_conforming_strings = off: SELECT '''' then a DELETE.
+    const hidden = "SELECT '\\'' ; DELETE FROM orders; -- '";
+    expect(passed(d, hidden, undefined).statements).toHaveLength(1);
+    blocked(d, hidden, DELETE_ORDERS);
+    passed(d, "SELECT E'it\\'s'", DELETE_ORDERS);
+    passed(d, "SELECT 'C:\\temp'", DELETE_ORDERS);
+  });
+
+  it('judges PREPARE as its query, and refuses EXECUTE and DO when rules apply', () => {
+    blocked(d, 'PREPARE s AS DELETE FROM orders', DELETE_ORDERS);
+    passed(d, 'PREPARE s AS SELECT * FROM orders', DELETE_ORDERS);
+    expect(blocked(d, 'EXECUTE s', DELETE_ORDERS)).toMatchObject({ reason: 'unreadable' });
+    expect(blocked(d, 'DO $$ BEGIN DELETE FROM orders; END $$', SELECT_SECRET)).toMatchObject({
+      reason: 'unreadable',
+      message:
+        'Portcullis blocked this statement: DO runs statements that cannot be checked, and this database has rules',
+    });
+    expect(blocked(d, 'DO $$ BEGIN NULL; END $$', APPROVAL)).toMatchObject({ reason: 'approval' });
+    passed(d, 'DO $$ BEGIN DELETE FROM orders; END $$', undefined);
+  });
+
+  it('judges EXPLAIN as the statement it explains (EXPLAIN ANALYZE runs it)', () => {
+    blocked(d, 'EXPLAIN ANALYZE DELETE FROM orders', DELETE_ORDERS);
+    blocked(d, 'EXPLAIN (ANALYZE) DELETE FROM orders', APPROVAL);
+    passed(d, 'EXPLAIN ANALYZE SELECT * FROM orders', APPROVAL);
+  });
+
+  it.each([
+    'SELECT * INTO new_orders FROM orders',
+    'CREATE TABLE x AS SELECT * FROM orders',
+    "COPY orders FROM '/tmp/x'",
+    'COPY orders FROM STDIN',
+    "COPY orders TO '/tmp/x'",
+    'MERGE INTO orders USING s ON s.id = orders.id WHEN MATCHED THEN DELETE',
+    'INSERT INTO orders VALUES (1) ON CONFLICT DO NOTHING',
+    'ALTER TABLE orders RENAME TO old_orders',
+    'REVOKE SELECT ON orders FROM someone',
+    'CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$',
+    'VACUUM orders',
+    "NOTIFY chan, 'x'",
+  ])('approval mode refuses what writes or is unknown: %j', (sql) => {
+    expect(blocked(d, sql, APPROVAL)).toMatchObject({ reason: 'approval' });
+  });
+
+  it.each([
+    'TABLE orders',
+    'VALUES (1), (2)',
+    'COPY orders TO STDOUT',
+    'SET search_path = shop',
+    'RESET ALL',
+    'SHOW search_path',
+    'START TRANSACTION',
+    'DISCARD ALL',
+    'DEALLOCATE ALL',
+  ])('approval mode passes reads: %j', (sql) => {
+    passed(d, sql, APPROVAL);
+  });
+
+  it('counts ON CONFLICT DO UPDATE as an update and MERGE as every write', () => {
+    const updateOrders = policy([{ op: 'update', table: 'orders' }]);
+    blocked(d, 'INSERT INTO orders VALUES (1) ON CONFLICT (id) DO UPDATE SET a = 1', updateOrders);
+    passed(d, 'INSERT INTO orders VALUES (1) ON CONFLICT DO NOTHING', updateOrders);
+    blocked(
+      d,
+      'MERGE INTO orders USING s ON s.id = orders.id WHEN MATCHED THEN DELETE',
+      DELETE_ORDERS,
+    );
+  });
+
+  it('sees UPDATE ... FROM and DELETE ... USING sources', () => {
+    blocked(d, 'UPDATE a SET x = s.x FROM secret s WHERE s.id = a.id', SELECT_SECRET);
+    blocked(d, 'DELETE FROM a USING secret WHERE secret.id = a.id', SELECT_SECRET);
+  });
+
+  it('matches DROP SCHEMA and GRANT ON ALL TABLES against any table rule of that op', () => {
+    blocked(d, 'DROP SCHEMA shop CASCADE', policy([{ op: 'drop', table: 'orders' }]));
+    passed(d, 'DROP FUNCTION f()', policy([{ op: 'drop', table: 'orders' }]));
+    blocked(d, 'DROP TABLE shop.orders, x', policy([{ op: 'drop', table: 'orders' }]));
+    blocked(
+      d,
+      'GRANT SELECT ON ALL TABLES IN SCHEMA public TO someone',
+      policy([{ op: 'grant', table: 'orders' }]),
+    );
+    blocked(d, 'REVOKE ALL ON orders FROM someone', policy([{ op: 'revoke', table: 'orders' }]));
+  });
+
+  it('cuts statement texts by byte offsets (non-ASCII text)', () => {
+    const verdict = passed(
+      d,
+      "SELECT 'é' AS café; DELETE FROM t",
+      policy([{ op: 'select', table: 'x' }]),
+    );
+    expect(verdict.statements.map((s) => s.text)).toEqual(["SELECT 'é' AS café", 'DELETE FROM t']);
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * The judge: applies a session's SqlPolicy to a parsed description of the text (cached by
+ * dialect and text, so a repeated statement is parsed once). Per statement, in order: a
+ * statement the parser cannot read is refused; a block rule that matches refuses; a statement
+ * that runs what cannot be seen (DO, CALL, EXECUTE) is refused when any rule applies; in
+ * approval mode a change is refused; notice rules that match are collected. The first refusal
+ * refuses the whole text. Without a policy nothing is parsed: the text is only split, for the
+ * statement log.
+ *
+ * Rule tables: compared case-insensitively, without quotes, on the table name; a rule naming
+ * `shop.orders` matches `shop.orders` and unqualified `orders` (the search_path or current
+ * database may resolve it to shop), not `other.orders`; a rule naming `orders` matches it in
+ * every schema.
+ */
+import type { SqlPolicy, SqlRule } from '@portcullis/contract';
+import { LruCache } from './cache';
+import { kindOfFirstWord, firstWord } from './lexed';
+import { describeMysql, splitMysql } from './mysql';
+import { lexPostgres } from './postgres-lexer';
+import { describePostgres, postgresParserReady } from './postgres';
+import type { Description, StatementFacts, TableAccess } from './types';
+
+export type SqlDialect = 'mysql' | 'postgresql';
+
+export interface JudgedStatement {
+  text: string;
+  /** Lower-case statement kind: select, insert, set, show, begin, ..., other. */
+  op: string;
+  /** Lower-case, unqualified names of the tables it touches. */
+  tables: string[];
+}
+
+export type SqlVerdict =
+  | { action: 'pass'; statements: JudgedStatement[]; notices: SqlRule[] }
+  | {
+      action: 'block';
+      reason: 'rule' | 'approval' | 'unreadable';
+      rule?: SqlRule;
+      /** English, for the client's error. */
+      message: string;
+    };
+
+const BLOCKED = 'Portcullis blocked this statement';
+const cache = new LruCache<Description>(1000);
+
+/**
+ * Judges one text a client sent (a query, a prepared statement's text). Synchronous: it runs for
+ * every statement. Without a policy (or an empty one) it passes without parsing.
+ */
+export function judgeSql(
+  dialect: SqlDialect,
+  sql: string,
+  policy: SqlPolicy | undefined,
+): SqlVerdict {
+  const key = `${dialect}\u0000${sql}`;
+  if (!policy || (!policy.block.length && !policy.notice.length && !policy.approval)) {
+    const cached = cache.get(key);
+    const statements = cached ? judged(cached.readings[0] ?? []) : split(dialect, sql);
+    return { action: 'pass', statements, notices: [] };
+  }
+  if (dialect === 'postgresql' && !postgresParserReady()) {
+    return block(
+      'unreadable',
+      `${BLOCKED}: the SQL parser is not loaded, and this database has rules`,
+    );
+  }
+  let description = cache.get(key);
+  if (!description) {
+    description = dialect === 'mysql' ? describeMysql(sql) : describePostgres(sql);
+    cache.set(key, description);
+  }
+  return applyPolicy(description, policy);
+}
+
+function applyPolicy(description: Description, policy: SqlPolicy): SqlVerdict {
+  const notices = new Set<SqlRule>();
+  const hasRules = policy.block.length > 0 || policy.notice.length > 0;
+  for (const statements of description.readings) {
+    for (const statement of statements) {
+      if (statement.unreadable) {
+        return block(
+          'unreadable',
+          `${BLOCKED}: the statement could not be parsed, and this database has rules`,
+        );
+      }
+      const rule = policy.block.find((candidate) => ruleMatches(candidate, statement));
+      if (rule) return block('rule', `${BLOCKED}: rule ${describeRule(rule)}`, rule);
+      if (statement.opaque && hasRules) {
+        return block(
+          'unreadable',
+          `${BLOCKED}: ${statement.kind.toUpperCase()} runs statements that cannot be checked, and this database has rules`,
+        );
+      }
+      // Opaque statements count as changes, so approval mode refuses them here.
+      if (policy.approval && statement.changes) {
+        return block(
+          'approval',
+          `${BLOCKED}: it changes data or schema: submit a SQL application to run it`,
+        );
+      }
+      for (const candidate of policy.notice) {
+        if (ruleMatches(candidate, statement)) notices.add(candidate);
+      }
+    }
+  }
+  return {
+    action: 'pass',
+    statements: judged(description.readings[0] ?? []),
+    notices: [...notices],
+  };
+}
+
+function block(
+  reason: 'rule' | 'approval' | 'unreadable',
+  message: string,
+  rule?: SqlRule,
+): SqlVerdict {
+  return rule ? { action: 'block', reason, rule, message } : { action: 'block', reason, message };
+}
+
+/** "DELETE on orders", or "DELETE (every table)". */
+export function describeRule(rule: SqlRule): string {
+  return `${rule.op.toUpperCase()} ${rule.table ? `on ${rule.table}` : '(every table)'}`;
+}
+
+export function ruleMatches(rule: SqlRule, statement: StatementFacts): boolean {
+  const touches = statement.kind === rule.op || statement.accesses.some((a) => a.op === rule.op);
+  if (!rule.table) return touches;
+  const target = ruleTarget(rule.table);
+  if (statement.tablesUnknown && touches) return true;
+  return statement.accesses.some((a) => a.op === rule.op && tableMatches(target, a));
+}
+
+interface RuleTarget {
+  table: string;
+  schema?: string;
+}
+
+function ruleTarget(table: string): RuleTarget {
+  const parts = table.split('.').map((part) =>
+    part
+      .trim()
+      .replace(/^[`"]|[`"]$/g, '')
+      .toLowerCase(),
+  );
+  const name = parts.at(-1) ?? '';
+  const schema = parts.length > 1 ? parts.at(-2) : undefined;
+  return schema ? { table: name, schema } : { table: name };
+}
+
+function tableMatches(target: RuleTarget, access: TableAccess): boolean {
+  if (access.table !== target.table) return false;
+  return !target.schema || !access.schema || access.schema === target.schema;
+}
+
+function judged(statements: StatementFacts[]): JudgedStatement[] {
+  return statements.map((statement) => ({
+    text: statement.text,
+    op: statement.kind,
+    tables: [...new Set(statement.accesses.map((a) => a.table))],
+  }));
+}
+
+/** The no-policy path: statement texts and a kind from the first word, no parse. */
+function split(dialect: SqlDialect, sql: string): JudgedStatement[] {
+  if (dialect === 'mysql') {
+    return splitMysql(sql).map(({ text, word }) => ({
+      text,
+      op: kindOfFirstWord(word),
+      tables: [],
+    }));
+  }
+  const lexed = lexPostgres(sql, { standardStrings: true });
+  return lexed.segments
+    .filter((segment) => lexed.skeleton.slice(segment.start, segment.end).trim() !== '')
+    .map((segment) => ({
+      text: sql.slice(segment.start, segment.end).trim(),
+      op: kindOfFirstWord(firstWord(lexed.skeleton, segment)),
+      tables: [],
+    }));
+}

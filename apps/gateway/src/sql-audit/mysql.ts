@@ -1,0 +1,218 @@
+/**
+ * Reads MySQL/MariaDB texts with node-sql-parser (its MySQL grammar, which reads more of what
+ * MariaDB clients send than its MariaDB one). mysql-lexer.ts splits the text and rewrites
+ * comments, versioned comments and backslashes first, so that each statement the parser gets is
+ * one the server would run. Tables come from the parser's tableList ("op::db::table", every
+ * table in subqueries, CTEs, joins and INSERT ... SELECT sources).
+ *
+ * The grammar has gaps (for example SET NAMES, SHOW VARIABLES, SAVEPOINT, REVOKE, NATURAL JOIN,
+ * index hints, PREPARE/EXECUTE): such statements are unreadable, so refused when rules apply,
+ * except a short list of session statements recognised by their first words (readSessionStatement).
+ */
+import mysqlParser from 'node-sql-parser/build/mysql.js';
+import type { AST } from 'node-sql-parser';
+import { firstWord, type LexedText, type Segment } from './lexed';
+import { lexMysql, type MysqlLexOptions } from './mysql-lexer';
+import {
+  READ_KINDS,
+  unreadableFacts,
+  type Description,
+  type StatementFacts,
+  type TableAccess,
+} from './types';
+
+const parser = new mysqlParser.Parser();
+const PARSE_OPTIONS = { database: 'MySQL' };
+
+/** The default reading first: escapes on, versioned comments executed. */
+const READINGS: MysqlLexOptions[] = [
+  { backslashEscapes: true, versionedAsCode: true },
+  { backslashEscapes: false, versionedAsCode: true },
+  { backslashEscapes: true, versionedAsCode: false },
+  { backslashEscapes: false, versionedAsCode: false },
+];
+
+/** Splits without parsing: the statement texts and their first words. */
+export function splitMysql(sql: string): { text: string; word: string }[] {
+  const lexed = lexMysql(sql, READINGS[0]!);
+  return lexed.segments
+    .map((segment) => ({
+      text: sql.slice(segment.start, segment.end).trim(),
+      word: firstWord(lexed.skeleton, segment),
+    }))
+    .filter((statement) => statement.word !== '' || statement.text !== '');
+}
+
+export function describeMysql(sql: string): Description {
+  const hasBackslash = sql.includes('\\');
+  const hasVersioned = sql.includes('/*!') || sql.includes('/*M!');
+  const readings: StatementFacts[][] = [];
+  const seen = new Set<string>();
+  for (const options of READINGS) {
+    if (!options.backslashEscapes && !hasBackslash) continue;
+    if (!options.versionedAsCode && !hasVersioned) continue;
+    const lexed = lexMysql(sql, options);
+    if (seen.has(lexed.canonical)) continue;
+    seen.add(lexed.canonical);
+    readings.push(readLexed(sql, lexed, readings.length === 0));
+  }
+  return { readings };
+}
+
+function readLexed(sql: string, lexed: LexedText, primary: boolean): StatementFacts[] {
+  const statements: StatementFacts[] = [];
+  for (const segment of lexed.segments) {
+    const code = lexed.canonical.slice(segment.start, segment.end).trim();
+    if (code === '') continue; // only comments: the server answers "Query was empty"
+    const text = sql.slice(segment.start, segment.end).trim();
+    const facts = readStatement(text, code) ?? readSessionStatement(text, lexed, segment);
+    if (facts) {
+      statements.push(facts);
+    } else if (primary || !segment.unterminated) {
+      // Another reading's last piece that ends inside a string fails on the server too.
+      statements.push(unreadableFacts(text));
+    }
+  }
+  return statements;
+}
+
+function readStatement(text: string, code: string): StatementFacts | undefined {
+  let ast: AST[] | AST;
+  let tableList: string[];
+  try {
+    ({ ast, tableList } = parser.parse(code, PARSE_OPTIONS));
+  } catch {
+    return undefined;
+  }
+  const asts = Array.isArray(ast) ? ast : [ast];
+  // The lexer already split at every `;`: more than one statement here means the parser and the
+  // lexer disagree on the text's shape.
+  if (asts.length !== 1 || !asts[0]) return undefined;
+  return factsOf(text, asts[0], tableList);
+}
+
+/** Kinds named by node-sql-parser's `type` where ours differ. */
+const KIND_OF_TYPE: Record<string, string> = { desc: 'describe', load_data: 'load' };
+
+/** Transaction actions (node-sql-parser's `transaction` statement) as kinds. */
+const KIND_OF_ACTION: Record<string, string> = {
+  begin: 'begin',
+  start: 'begin',
+  commit: 'commit',
+  rollback: 'rollback',
+};
+
+const OPAQUE_TYPES = new Set(['call']);
+
+/* node-sql-parser's AST types are a partial union; the few fields read here are checked. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type LooseAst = Record<string, any>;
+
+function factsOf(text: string, node: AST, tableList: string[]): StatementFacts {
+  const ast = node as LooseAst;
+  const type = String(ast.type).toLowerCase();
+  let kind = KIND_OF_TYPE[type] ?? type;
+  if (type === 'explain') kind = String((ast.expr as LooseAst | undefined)?.type ?? 'other');
+  if (type === 'transaction') {
+    const action = String(ast.expr?.action?.value ?? '').toLowerCase();
+    kind = KIND_OF_ACTION[action] ?? 'other';
+  }
+  const accesses: TableAccess[] = [];
+  for (const entry of tableList) {
+    const [op = '', db = 'null', table = 'null'] = entry.split('::');
+    if (table === 'null') continue; // show::null::null, use::db::null
+    accesses.push(access(op.toLowerCase() === 'rename' ? 'alter' : op, table, db));
+  }
+  let tablesUnknown = false;
+  let writesFile = false;
+  if (type === 'replace') {
+    // REPLACE deletes the rows it replaces.
+    for (const a of [...accesses]) if (a.op === 'insert') accesses.push({ ...a, op: 'delete' });
+  }
+  if (type === 'insert' && ast.on_duplicate_update) {
+    for (const a of [...accesses]) if (a.op === 'insert') accesses.push({ ...a, op: 'update' });
+  }
+  if (type === 'load_data' && ast.table?.table) {
+    accesses.push(access('insert', String(ast.table.table), String(ast.table.db ?? 'null')));
+  }
+  if (type === 'select' && ast.into?.position) {
+    // INTO @var sets a variable; INTO OUTFILE / DUMPFILE writes a file on the server.
+    writesFile = String(ast.into.keyword ?? '').toLowerCase() !== 'var';
+  }
+  if (type === 'grant' || type === 'revoke') {
+    const levels = (ast.on?.priv_level ?? []) as { prefix?: string; name?: string }[];
+    for (const level of levels) {
+      if (!level.name || level.name === '*') tablesUnknown = true;
+      else accesses.push(access(type, level.name, level.prefix ?? 'null'));
+    }
+    if (levels.length === 0) tablesUnknown = true;
+  }
+  if (type === 'drop' && (ast.keyword === 'database' || ast.keyword === 'schema')) {
+    tablesUnknown = true; // drops every table in it
+  }
+  const opaque = OPAQUE_TYPES.has(type);
+  const changes =
+    opaque ||
+    writesFile ||
+    !READ_KINDS.has(kind) ||
+    accesses.some((a) => a.op !== 'select' && a.op !== 'show');
+  return { text, kind, accesses, tablesUnknown, changes, opaque, unreadable: false };
+}
+
+function access(op: string, table: string, db: string): TableAccess {
+  const name = unquote(table);
+  const schema = db === 'null' || db === '' ? undefined : unquote(db);
+  return schema
+    ? { op: op.toLowerCase(), table: name, schema }
+    : { op: op.toLowerCase(), table: name };
+}
+
+/** node-sql-parser keeps a doubled backtick inside a quoted name as written. */
+function unquote(name: string): string {
+  return name.replace(/``/g, '`').toLowerCase();
+}
+
+/**
+ * Session statements clients send on connect and that node-sql-parser cannot read (SET NAMES,
+ * SHOW VARIABLES, SAVEPOINT ...), recognised by their first words. None of them can change data;
+ * a statement with a SELECT anywhere (SHOW ... WHERE (SELECT ...)) is not recognised.
+ */
+function readSessionStatement(
+  text: string,
+  lexed: LexedText,
+  segment: Segment,
+): StatementFacts | undefined {
+  const words = (lexed.skeleton.slice(segment.start, segment.end).match(/[A-Za-z_]+/g) ?? []).map(
+    (word) => word.toLowerCase(),
+  );
+  if (words.includes('select')) return undefined;
+  const [first, second, third] = words;
+  let kind: string | undefined;
+  if (first === 'show') kind = 'show';
+  else if (first === 'savepoint') kind = 'savepoint';
+  else if (first === 'release' && second === 'savepoint') kind = 'release';
+  else if (first === 'rollback' && (second === 'to' || second === 'work')) kind = 'rollback';
+  else if (first === 'deallocate' || (first === 'drop' && second === 'prepare'))
+    kind = 'deallocate';
+  else if (
+    first === 'set' &&
+    ['names', 'charset', 'character', 'transaction'].includes(second ?? '')
+  )
+    kind = 'set';
+  else if (
+    first === 'set' &&
+    ['session', 'local'].includes(second ?? '') &&
+    third === 'transaction'
+  )
+    kind = 'set';
+  if (!kind) return undefined;
+  return {
+    text,
+    kind,
+    accesses: [],
+    tablesUnknown: false,
+    changes: false,
+    opaque: false,
+    unreadable: false,
+  };
+}

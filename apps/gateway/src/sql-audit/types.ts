@@ -1,0 +1,79 @@
+/**
+ * What the dialect readers (mysql.ts, postgres.ts) tell the judge about one text, before any
+ * policy is applied. Descriptions are policy-free so that one cached description serves every
+ * session, whatever its rules.
+ */
+
+/** One table a statement touches, and how: `op` is a SqlOp or another lower-case verb (lock). */
+export interface TableAccess {
+  op: string;
+  /** Lower-case, unquoted. */
+  table: string;
+  /** Lower-case schema (PostgreSQL) or database (MySQL), when the statement names one. */
+  schema?: string;
+}
+
+/** One statement as the parser read it. */
+export interface StatementFacts {
+  /** The statement's text as the client sent it, trimmed. */
+  text: string;
+  /** Lower-case kind: select, insert, set, show, begin, ... (see READ_KINDS below). */
+  kind: string;
+  accesses: TableAccess[];
+  /**
+   * The statement acts on tables it does not name (DROP SCHEMA, GRANT ... ON ALL TABLES, GRANT
+   * ON *.*): a rule with this op matches it whatever the rule's table.
+   */
+  tablesUnknown: boolean;
+  /** Changes data or schema (or might: unknown kinds count as changes). */
+  changes: boolean;
+  /** Runs statements the parser cannot see (DO, CALL, EXECUTE). */
+  opaque: boolean;
+  /** The parser could not read it. */
+  unreadable: boolean;
+}
+
+/**
+ * A text read every way the server might read it. `readings[0]` is the ordinary reading; the
+ * others exist only when a session setting could change how the server splits the text
+ * (backslashes in strings, MySQL versioned comments), and are judged too.
+ */
+export interface Description {
+  readings: StatementFacts[][];
+}
+
+/** Kinds that read (or only set session state). Anything else counts as a change. */
+export const READ_KINDS = new Set([
+  'select',
+  'values',
+  'show',
+  'describe',
+  'set',
+  'use',
+  'begin',
+  'commit',
+  'rollback',
+  'savepoint',
+  'release',
+  'discard',
+  'deallocate',
+  'fetch',
+  'close',
+  'listen',
+  'unlisten',
+  'unlock',
+  'help',
+]);
+
+/** Facts for a statement the parser could not read. */
+export function unreadableFacts(text: string): StatementFacts {
+  return {
+    text,
+    kind: 'other',
+    accesses: [],
+    tablesUnknown: true,
+    changes: true,
+    opaque: false,
+    unreadable: true,
+  };
+}
