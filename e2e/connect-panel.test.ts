@@ -13,15 +13,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
 import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  lastMailLink,
-  screenshot,
-  startE2E,
-  type E2E,
-} from './harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
 import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
+import { addMember, clusterWithKey, workgroupWith } from './fixtures';
 import { freePort } from '../apps/gateway/src/test/net';
 
 const MEMBER = { account: 'grace@demo.local', name: 'Grace', password: 'Member#Pass2026' };
@@ -65,13 +59,7 @@ beforeAll(async () => {
   const admin = await fresh();
   await login(e2e, admin.context, admin.page, { username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   const { context } = admin;
-  const clusterId = (await api<{ id: number }>(context, 'POST', '/v1/network', { name: 'Lab' })).id;
-  const scripts = await api<{ install: string }>(
-    context,
-    'GET',
-    `/v1/network/${clusterId}/agent_scripts`,
-  );
-  const key = /PORTCULLIS_KEY='([^']+)'/.exec(scripts.install)?.[1] ?? '';
+  const { clusterId, key } = await clusterWithKey(context, 'Lab');
   sshd = await startSshd({});
   gateway = startGateway({
     server: e2e.baseUrl,
@@ -93,33 +81,10 @@ beforeAll(async () => {
       login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
     })
   ).id;
-  const memberId = (
-    await api<{ id: number }>(context, 'POST', '/v1/account', {
-      account: MEMBER.account,
-      name: MEMBER.name,
-      is_admin: 0,
-    })
-  ).id;
-  const link = new URL(lastMailLink(e2e));
-  await api(context, 'POST', '/auth/reset_passwd', {
-    code: link.searchParams.get('code'),
-    account: MEMBER.account,
-    pwd: MEMBER.password,
-  });
-  workgroupId = (await api<{ id: number }>(context, 'POST', '/v1/project', { name: 'Ops' })).id;
-  await api(context, 'POST', `/v1/project/resources/${workgroupId}`, {
-    resource_ids: [resourceId],
-  });
-  await api(context, 'POST', `/v1/project/members/${workgroupId}`, {
-    account_ids: [memberId],
-    role: 0,
-  });
-  const rows = await api<{ objects: { id: number }[] }>(
-    context,
-    'GET',
-    `/v1/project/resources/${workgroupId}?type=ecs`,
-  );
-  projectResourceId = rows.objects[0]?.id ?? 0;
+  const memberId = await addMember(e2e, context, MEMBER);
+  const granted = await workgroupWith(context, 'Ops', [resourceId], [memberId]);
+  workgroupId = granted.workgroupId;
+  projectResourceId = granted.projectResourceIds[0] ?? 0;
   member = await fresh();
   await login(
     e2e,

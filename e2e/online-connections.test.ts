@@ -17,15 +17,9 @@ import {
   type RunResult,
 } from '../apps/server/src/features/sessions/openssh.test-helpers';
 import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  lastMailLink,
-  screenshot,
-  startE2E,
-  type E2E,
-} from './harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
 import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
+import { addMember, clusterWithKey, workgroupWith } from './fixtures';
 import { freePort } from '../apps/gateway/src/test/net';
 
 const MEMBER = { account: 'ada@demo.local', name: 'Ada', password: 'Member#Pass2026' };
@@ -80,13 +74,7 @@ beforeAll(async () => {
   await login(e2e, admin.context, admin.page, { username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   const { context } = admin;
 
-  const clusterId = (await api<{ id: number }>(context, 'POST', '/v1/network', { name: 'Lab' })).id;
-  const scripts = await api<{ install: string }>(
-    context,
-    'GET',
-    `/v1/network/${clusterId}/agent_scripts`,
-  );
-  const key = /PORTCULLIS_KEY='([^']+)'/.exec(scripts.install)?.[1] ?? '';
+  const { clusterId, key } = await clusterWithKey(context, 'Lab');
   sshd = await startSshd({});
   sshPort = await freePort();
   gateway = startGateway({
@@ -107,30 +95,9 @@ beforeAll(async () => {
     port: sshd.port,
     login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
   });
-  const memberId = (
-    await api<{ id: number }>(context, 'POST', '/v1/account', {
-      account: MEMBER.account,
-      name: MEMBER.name,
-      is_admin: 0,
-    })
-  ).id;
-  const link = new URL(lastMailLink(e2e));
-  await api(context, 'POST', '/auth/reset_passwd', {
-    code: link.searchParams.get('code'),
-    account: MEMBER.account,
-    pwd: MEMBER.password,
-  });
-  workgroupId = (await api<{ id: number }>(context, 'POST', '/v1/project', { name: 'Ops' })).id;
-  await api(context, 'POST', `/v1/project/resources/${workgroupId}`, { resource_ids: [server.id] });
-  await api(context, 'POST', `/v1/project/members/${workgroupId}`, {
-    account_ids: [memberId],
-    role: 0,
-  });
-  const rows = await api<{ objects: { id: number }[] }>(
-    context,
-    'GET',
-    `/v1/project/resources/${workgroupId}?type=ecs`,
-  );
+  const memberId = await addMember(e2e, context, MEMBER);
+  const granted = await workgroupWith(context, 'Ops', [server.id], [memberId]);
+  workgroupId = granted.workgroupId;
 
   // The member's key and code, made as the member (the API is the member's own here).
   member = await fresh();
@@ -148,7 +115,7 @@ beforeAll(async () => {
   });
   code = (
     await api<{ code: string }>(member.context, 'POST', '/tunnel', {
-      project_resource_id: rows.objects[0]?.id,
+      project_resource_id: granted.projectResourceIds[0],
     })
   ).code;
 });

@@ -4,11 +4,24 @@
  * member: their SSH key, or the code when asked), the security mode the code runs under, the
  * default login user (the member's choice, saved as in Config), host, port, user name (the
  * code) and the ready-to-copy SSH command, then the web terminal in the panel or full page in
- * its own tab. Other kinds show host, port, user name and the client note. Web RDP comes later;
- * without a code the panel points to Manage Code.
+ * its own tab. MySQL and PostgreSQL show host, port, user name and a command that connects as
+ * shown; other kinds the client note. SQL Server has no proxy yet and says so rather than
+ * showing a command that would fail. Web RDP comes later; without a code the panel points to
+ * Manage Code.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
-import { App, Button, Descriptions, Empty, Select, Space, Spin, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Descriptions,
+  Empty,
+  Select,
+  Space,
+  Spin,
+  Tag,
+  Typography,
+} from 'antd';
 import { ExpandOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -67,6 +80,9 @@ function ConnectInfo({
     );
   }
   const linux = resource.os === 'linux';
+  if (resource.os === 'mssql') {
+    return <Alert type="info" showIcon message={t('workgroup.connect.mssqlLater')} />;
+  }
   return (
     <>
       <Descriptions
