@@ -5,6 +5,8 @@
  */
 import type { ActionLogResult } from './actionlog';
 import { bulkMedians, type BulkResult } from './bulk';
+import type { DbResult } from './db/index';
+import { dbSections } from './db/report';
 import type { EchoResult } from './echo';
 import type { MemoryPoint } from './memory';
 import { median } from './lib/proc';
@@ -46,6 +48,8 @@ export interface Results {
   memory?: MemoryPoint[];
   actionLog?: ActionLogResult[];
   webTerminal?: WebTerminalResult;
+  /** The database proxies (issue 7). */
+  db?: DbResult;
 }
 
 const f = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -360,6 +364,7 @@ export function writeResults(r: Results): string {
   if (r.recording) sections.push(recordingSection(r.recording, targets));
   if (r.actionLog) sections.push(actionLogSection(r.actionLog, targets));
   if (r.webTerminal) sections.push(webTerminalSection(r.webTerminal));
+  if (r.db) sections.push(...dbSections(r.db, targets));
   const minutes = r.finished ? (r.finished.getTime() - r.started.getTime()) / 60_000 : NaN;
   return [
     '# Benchmark results',
@@ -372,15 +377,20 @@ export function writeResults(r: Results): string {
     `- Node ${r.machine.node}; ${r.machine.ssh ?? 'ssh version unknown'}`,
     `- Settings: ${r.settings.reps} repetitions; bulk ${mib(r.settings.bytes)}; echo ${r.settings.echoSamples} samples; idle shells ${r.settings.sessions.join(', ')}; recording ${mib(r.settings.recordingBytes)}; action log ${r.settings.logRows.toLocaleString('en')} rows`,
     `- Paths: **gateway** = \`ssh -p <ssh proxy> CODE@127.0.0.1\` through the Portcullis gateway (its own process) to the target sshd; **direct** = \`ssh\` to the target sshd; **jump host** = \`ssh -J\` (ProxyJump) through a second sshd. Client hops pinned to \`aes128-gcm@openssh.com\`, ed25519 keys; the gateway's hop to the target is ssh2's first choice, also aes128-gcm@openssh.com on a CPU with AES-NI.`,
+    ...(r.db
+      ? [
+          `- Databases: ${r.db.settings.seconds} s per pgbench / sysbench run; latency ${r.db.settings.latencySamples} samples per path and repetition; large result ${mib(r.db.settings.resultBytes)} (and a tenth of it)`,
+        ]
+      : []),
     ...(r.skipped.length ? [`- Not run this time (BENCH_ONLY): ${r.skipped.join(', ')}`] : []),
     ...r.failed.map((e) => `- **Not measured (failed in this run)**: ${e}`),
-    ...(r.settings.bytes < 2 ** 30
+    ...(r.settings.bytes < 2 ** 30 && !r.skipped.includes('bulk')
       ? [
           `- Bulk transfers are ${mib(r.settings.bytes)} each, not the issue's 1 GiB: 5 repetitions × 3 paths × 2 directions of 1 GiB take most of an hour on this shared 2-core machine. \`BENCH_BYTES=1073741824\` runs the full size.`,
         ]
       : []),
     '',
-    '## Targets (issue 6)',
+    r.db ? '## Targets (issue 6; the database rows: issue 7)' : '## Targets (issue 6)',
     '',
     '| target | measured | verdict |',
     '|---|---|---|',

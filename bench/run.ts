@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runActionLog } from './actionlog';
 import { runBulk } from './bulk';
+import { runDb } from './db/index';
 import { runEcho } from './echo';
 import { runMemory } from './memory';
 import { envInt, say, timed } from './lib/proc';
@@ -33,6 +34,14 @@ async function main(): Promise<void> {
   const logRows = envInt('BENCH_LOG_ROWS', 1_000_000);
   const webBytes = envInt('BENCH_WEB_BYTES', 64 * 2 ** 20);
   const webSamples = envInt('BENCH_WEB_ECHO_SAMPLES', Math.min(echoSamples, 1000));
+  // Database part (issue 7): 2 s per pgbench / sysbench run keeps its 100 runs per repetition,
+  // five repetitions and the large results near 25 minutes on 2 cores.
+  const dbSettings = {
+    reps,
+    seconds: envInt('BENCH_DB_SECONDS', 2),
+    resultBytes: envInt('BENCH_DB_RESULT_BYTES', 2 ** 30),
+    latencySamples: envInt('BENCH_DB_LATENCY_SAMPLES', 2000),
+  };
   const logBackends = (process.env.BENCH_LOG_BACKENDS ?? 'sqlite,postgres')
     .split(',')
     .filter((b): b is 'sqlite' | 'postgres' => b === 'sqlite' || b === 'postgres');
@@ -59,7 +68,7 @@ async function main(): Promise<void> {
       'Echo uses `stty raw -echo; cat` rather than `stty raw; cat`, so that exactly one byte (cat’s) comes back per key; with echo on, the line discipline’s echo would come back first, a little earlier.',
       'Memory: each idle shell is an ssh2 client connection with one pty shell, held inside the bench process (a thousand `ssh` processes would cost the machine gigabytes and measure nothing about the gateway); the target sshd runs with MaxStartups=2000:100:4000 and shells open eight at a time.',
     ],
-    skipped: ['bulk', 'echo', 'setup', 'memory', 'recording', 'actionlog', 'webterm'].filter(
+    skipped: ['bulk', 'echo', 'setup', 'memory', 'recording', 'actionlog', 'webterm', 'db'].filter(
       (n) => !wants(n),
     ),
   };
@@ -91,6 +100,7 @@ async function main(): Promise<void> {
       runWebTerminal(stack, webBytes, reps, webSamples),
     );
     results.memory = await part('memory', () => runMemory(stack, sessions));
+    results.db = await part('db', () => runDb(stack, dbSettings));
   } finally {
     await stack.stop();
   }

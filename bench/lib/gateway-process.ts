@@ -6,7 +6,8 @@
  * garbage collection over IPC (node --expose-gc) before it reads the resident set size.
  *
  * Settings come from the environment: BENCH_GW_SERVER, BENCH_GW_KEY, BENCH_GW_DATA,
- * BENCH_GW_SSH_PORT, BENCH_GW_WEB_PORT, and BENCH_GW_SSH_WORKERS (SSH worker processes, as
+ * BENCH_GW_SSH_PORT, BENCH_GW_WEB_PORT, BENCH_GW_PG_PORT, BENCH_GW_MYSQL_PORT (the database
+ * proxies), and BENCH_GW_SSH_WORKERS (SSH worker processes, as
  * main.ts's --ssh-workers: 0, sessions in this process, by default; the
  * workers run this same file with --ssh-worker). It prints "ready" on the IPC channel once
  * both listen.
@@ -31,6 +32,8 @@ function startBenchGateway(): void {
     ports: {
       ssh_port: Number(env('BENCH_GW_SSH_PORT')),
       webssh_port: Number(env('BENCH_GW_WEB_PORT')),
+      postgresql_port: Number(env('BENCH_GW_PG_PORT')),
+      mysql_port: Number(env('BENCH_GW_MYSQL_PORT')),
     },
     logger: createLogger({ level: 'warn' }),
     sshProxy: {
@@ -46,6 +49,7 @@ function startBenchGateway(): void {
       }),
     },
     webTerminal: { dataDir, listenHost: '127.0.0.1' },
+    databaseProxies: { dataDir, listenHost: '127.0.0.1' },
   });
 
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -60,7 +64,12 @@ function startBenchGateway(): void {
     }
   });
 
-  void Promise.all([gateway.connected, gateway.sshProxy, gateway.webTerminal]).then(
+  void Promise.all([
+    gateway.connected,
+    gateway.sshProxy,
+    gateway.webTerminal,
+    gateway.databaseProxies,
+  ]).then(
     () => process.send?.('ready'),
     (err: unknown) => {
       process.stderr.write(`bench gateway: ${String(err)}\n`);

@@ -53,6 +53,12 @@ export interface Stack {
   gatewayPid: number;
   gatewaySshPort: number;
   gatewayWebPort: number;
+  /** The gateway's database proxies. */
+  gatewayPgPort: number;
+  gatewayMysqlPort: number;
+  /** The bench's cluster and the member's workgroup (database resources join them). */
+  networkId: number;
+  workgroupId: number;
   /** The member's private key (OpenSSH format), for ssh2 clients. */
   memberKey: string;
   /** Arguments that make `ssh` take one of the paths; append the remote command. */
@@ -190,7 +196,11 @@ export async function startStack(root: string): Promise<Stack> {
 
   const gatewaySshPort = await freePort();
   const gatewayWebPort = await freePort();
+  const gatewayPgPort = await freePort();
+  const gatewayMysqlPort = await freePort();
   const gateway = await startGatewayProcess(root, {
+    BENCH_GW_PG_PORT: String(gatewayPgPort),
+    BENCH_GW_MYSQL_PORT: String(gatewayMysqlPort),
     BENCH_GW_SERVER: address,
     BENCH_GW_KEY: key,
     BENCH_GW_DATA: path.join(dir, 'gateway'),
@@ -278,6 +288,10 @@ export async function startStack(root: string): Promise<Stack> {
     gatewayPid: gateway.pid!,
     gatewaySshPort,
     gatewayWebPort,
+    gatewayPgPort,
+    gatewayMysqlPort,
+    networkId: lab,
+    workgroupId: wg,
     memberKey: fs.readFileSync(memberKeyFile, 'utf8'),
     ssh: (pathName, extra = []) => ['-F', config, '-c', CIPHER, ...extra, pathName],
     gatewayGc,
