@@ -138,3 +138,25 @@ export async function waitForNoticesGone(page: Page): Promise<void> {
     .poll(() => page.locator('.ant-message-notice').count(), { timeout: UI_TIMEOUT })
     .toBe(0);
 }
+
+/**
+ * Switches the console's language with the header's (or the sign-in page's) switch. The
+ * dropdown can close under the pointer while it opens (a notice leaving, the header
+ * re-rendering), so a click that finds no option is tried again, up to three times, instead of
+ * waiting out the whole timeout on a list that is gone.
+ */
+export async function chooseLanguage(page: Page, language: 'en_US' | 'zh_CN'): Promise<void> {
+  const [from, option] = language === 'zh_CN' ? ['Language', '中文'] : ['语言', 'English'];
+  const target = language === 'zh_CN' ? '语言' : 'Language';
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.getByRole('combobox', { name: from }).click({ timeout: UI_TIMEOUT });
+      await page.getByRole('option', { name: option }).click({ timeout: 5000 });
+      await page.getByRole('combobox', { name: target }).waitFor({ timeout: 5000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}

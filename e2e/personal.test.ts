@@ -17,7 +17,16 @@ import {
   startE2E,
   type E2E,
 } from './harness';
-import { api, expectNotice, login, makePng, openSshPublicKey, UI_TIMEOUT } from './console';
+import {
+  api,
+  chooseLanguage,
+  expectNotice,
+  login,
+  makePng,
+  openSshPublicKey,
+  UI_TIMEOUT,
+  waitForNoticesGone,
+} from './console';
 
 let e2e: E2E;
 let context: BrowserContext;
@@ -199,16 +208,16 @@ describe('personal pages', () => {
   });
 
   it('shows the personal pages in Chinese', async () => {
-    await page.getByRole('combobox', { name: 'Language' }).click();
-    await page.getByRole('option', { name: '中文' }).click();
+    // The last test's "Delete successfully!" notice still sits over the header.
+    await waitForNoticesGone(page);
+    await chooseLanguage(page, 'zh_CN');
     await page.getByRole('menuitem', { name: /账号安全/ }).click();
     await page.waitForURL('**/personal/security');
     await page.getByRole('heading', { name: '账号安全' }).waitFor();
     await page.getByText('已绑定：13912345678').waitFor();
     await page.waitForTimeout(500);
     await screenshot(page, 'personal-security-zh_CN');
-    await page.getByRole('combobox', { name: '语言' }).click();
-    await page.getByRole('option', { name: 'English' }).click();
+    await chooseLanguage(page, 'en_US');
     await page.getByRole('heading', { name: 'Account security' }).waitFor();
   });
 

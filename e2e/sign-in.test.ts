@@ -15,7 +15,15 @@ import {
   totpCodes,
   type E2E,
 } from './harness';
-import { api, expectNotice, login, submitLogin, UI_TIMEOUT, waitForNoticesGone } from './console';
+import {
+  api,
+  chooseLanguage,
+  expectNotice,
+  login,
+  submitLogin,
+  UI_TIMEOUT,
+  waitForNoticesGone,
+} from './console';
 
 let e2e: E2E;
 const opened: BrowserContext[] = [];
@@ -98,8 +106,7 @@ describe('sign-in flows', () => {
     await screenshot(page, 'shell-en_US');
 
     // Switch to Chinese in the header: every string changes, and the choice is remembered.
-    await page.getByRole('combobox', { name: 'Language' }).click();
-    await page.getByRole('option', { name: '中文' }).click();
+    await chooseLanguage(page, 'zh_CN');
     await page.getByRole('heading', { name: '仪表盘' }).waitFor();
     await page.getByRole('menuitem', { name: /账号安全/ }).waitFor();
     await page.getByRole('button', { name: /退出登录/ }).waitFor();
@@ -114,8 +121,7 @@ describe('sign-in flows', () => {
     await page.getByRole('button', { name: '登录', exact: true }).waitFor({ timeout: UI_TIMEOUT });
     await page.waitForTimeout(400);
     await screenshot(page, 'login-zh_CN');
-    await page.getByRole('combobox', { name: '语言' }).click();
-    await page.getByRole('option', { name: 'English' }).click();
+    await chooseLanguage(page, 'en_US');
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   });
 
@@ -321,13 +327,11 @@ describe('sign-in flows', () => {
       .toBeGreaterThan(0);
     const englishSrc = await picture.getAttribute('src');
     await screenshot(page, 'purchase-en_US');
-    await page.getByRole('combobox', { name: 'Language' }).click();
-    await page.getByRole('option', { name: '中文' }).click();
+    await chooseLanguage(page, 'zh_CN');
     await page.getByRole('heading', { name: '当前没有套餐' }).waitFor();
     await expect.poll(() => picture.getAttribute('src')).not.toBe(englishSrc);
     await page.waitForTimeout(300);
     await screenshot(page, 'purchase-zh_CN');
-    await page.getByRole('combobox', { name: '语言' }).click();
-    await page.getByRole('option', { name: 'English' }).click();
+    await chooseLanguage(page, 'en_US');
   });
 });
