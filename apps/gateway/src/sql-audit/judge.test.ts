@@ -441,3 +441,38 @@ describe('postgresql', () => {
     expect(verdict.statements.map((s) => s.text)).toEqual(["SELECT 'é' AS café", 'DELETE FROM t']);
   });
 });
+
+describe('mysql texts of one shape (parsed once, judged each)', () => {
+  it('gives each text its own statements and the verdict of its own tables', () => {
+    for (const id of [1, 2, 30]) {
+      const verdict = passed(
+        'mysql',
+        `SELECT c FROM sbtest1 WHERE id = ${id}; SELECT 'a${id}'`,
+        SELECT_SECRET,
+      );
+      expect(verdict.statements.map((s) => [s.text, s.op, s.tables])).toEqual([
+        [`SELECT c FROM sbtest1 WHERE id = ${id}`, 'select', ['sbtest1']],
+        [`SELECT 'a${id}'`, 'select', []],
+      ]);
+    }
+    // Digits inside a name are part of the name, not a value: t1 and t2 are other tables.
+    const rule = policy([{ op: 'delete', table: 't2' }]);
+    passed('mysql', 'DELETE FROM t1 WHERE id = 1', rule);
+    blocked('mysql', 'DELETE FROM t2 WHERE id = 1', rule);
+    passed('mysql', 'DELETE FROM t1 WHERE id = 2', rule);
+  });
+
+  it('keeps quoted names whole: "orders" under ANSI_QUOTES and `orders` are names, not values', () => {
+    passed('mysql', 'DELETE FROM `customers` WHERE id = 7', DELETE_ORDERS);
+    blocked('mysql', 'DELETE FROM `orders` WHERE id = 7', DELETE_ORDERS);
+    passed('mysql', 'DELETE FROM "customers" WHERE id = 7', DELETE_ORDERS);
+    blocked('mysql', 'DELETE FROM "orders" WHERE id = 7', DELETE_ORDERS);
+  });
+
+  it('refuses a statement hidden in a string-shaped text the same way whatever the value', () => {
+    passed('mysql', "SELECT 'DELETE FROM orders'", DELETE_ORDERS);
+    passed('mysql', "SELECT 'x'; SELECT 'y'", DELETE_ORDERS);
+    blocked('mysql', "SELECT 'x'; DELETE FROM orders", DELETE_ORDERS);
+    blocked('mysql', "SELECT 'x' /* ; */; DELETE FROM orders WHERE a = 'b'", DELETE_ORDERS);
+  });
+});

@@ -125,9 +125,9 @@ export function describeRule(rule: SqlRule): string {
 
 export function ruleMatches(rule: SqlRule, statement: StatementFacts): boolean {
   const touches = statement.kind === rule.op || statement.accesses.some((a) => a.op === rule.op);
-  if (!rule.table) return touches;
-  const target = ruleTarget(rule.table);
-  if (statement.tablesUnknown && touches) return true;
+  if (!rule.table || !touches) return touches;
+  if (statement.tablesUnknown) return true;
+  const target = ruleTarget(rule, rule.table);
   return statement.accesses.some((a) => a.op === rule.op && tableMatches(target, a));
 }
 
@@ -136,7 +136,19 @@ interface RuleTarget {
   schema?: string;
 }
 
-function ruleTarget(table: string): RuleTarget {
+/** Rules live as long as their session's policy: each table name is read once, not per statement. */
+const targets = new WeakMap<SqlRule, RuleTarget>();
+
+function ruleTarget(rule: SqlRule, table: string): RuleTarget {
+  let target = targets.get(rule);
+  if (!target) {
+    target = readRuleTable(table);
+    targets.set(rule, target);
+  }
+  return target;
+}
+
+function readRuleTable(table: string): RuleTarget {
   const parts = table.split('.').map((part) =>
     part
       .trim()

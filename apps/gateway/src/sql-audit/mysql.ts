@@ -11,6 +11,7 @@
  */
 import mysqlParser from 'node-sql-parser/build/mysql.js';
 import type { AST } from 'node-sql-parser';
+import { LruCache } from './cache';
 import { firstWord, type LexedText, type Segment } from './lexed';
 import { lexMysql, type MysqlLexOptions } from './mysql-lexer';
 import {
@@ -43,9 +44,18 @@ export function splitMysql(sql: string): { text: string; word: string }[] {
     .filter((statement) => statement.word !== '' || statement.text !== '');
 }
 
+/**
+ * Facts of texts that differ only in their literals: `SELECT c FROM sbtest1 WHERE id = 4711` is
+ * parsed once for every id. Keyed by {@link shapeOf}; each entry is the statements' facts with
+ * the texts of whichever text was parsed first (replaced by the current texts on a hit).
+ */
+const shapes = new LruCache<StatementFacts[]>(1000);
+
 export function describeMysql(sql: string): Description {
   const hasBackslash = sql.includes('\\');
   const hasVersioned = sql.includes('/*!') || sql.includes('/*M!');
+  // One reading only: the shape (which blanks strings) cannot hide a second way to split.
+  if (!hasBackslash && !hasVersioned) return describeByShape(sql);
   const readings: StatementFacts[][] = [];
   const seen = new Set<string>();
   for (const options of READINGS) {
@@ -57,6 +67,57 @@ export function describeMysql(sql: string): Description {
     readings.push(readLexed(sql, lexed, readings.length === 0));
   }
   return { readings };
+}
+
+function describeByShape(sql: string): Description {
+  const lexed = lexMysql(sql, READINGS[0]!);
+  const shape = shapeOf(lexed.canonical);
+  const texts = lexed.segments
+    .filter((segment) => lexed.canonical.slice(segment.start, segment.end).trim() !== '')
+    .map((segment) => sql.slice(segment.start, segment.end).trim());
+  const known = shapes.get(shape);
+  if (known && known.length === texts.length) {
+    return { readings: [known.map((facts, i) => ({ ...facts, text: texts[i]! }))] };
+  }
+  const statements = readLexed(sql, lexed, true);
+  if (statements.length === texts.length) shapes.set(shape, statements);
+  return { readings: [statements] };
+}
+
+const NAME_CHAR = /[0-9A-Za-z_$\u0080-\uffff]/;
+
+/**
+ * A lexed text (comments already blank, no backslashes) with the values of its literals left
+ * out: each single-quoted string becomes `''` and each number made only of digits `0`. Names are
+ * kept whole, quoted or not (`t1`, `"orders"` under ANSI_QUOTES, `` `x` ``), and so is anything
+ * else that holds a digit (`1e5`, `0x1f`, `9t` is a name), so two texts of one shape differ
+ * only in values a rule never looks at.
+ */
+export function shapeOf(canonical: string): string {
+  let out = '';
+  let i = 0;
+  const n = canonical.length;
+  while (i < n) {
+    const c = canonical[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < n && !(canonical[j] === c && canonical[j + 1] !== c)) {
+        j += canonical[j] === c ? 2 : 1;
+      }
+      out += c === "'" ? "''" : canonical.slice(i, j + 1);
+      i = j + 1;
+    } else if (NAME_CHAR.test(c)) {
+      let j = i + 1;
+      while (j < n && NAME_CHAR.test(canonical[j]!)) j++;
+      const word = canonical.slice(i, j);
+      out += /^[0-9]+$/.test(word) ? '0' : word;
+      i = j;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }
 
 function readLexed(sql: string, lexed: LexedText, primary: boolean): StatementFacts[] {
