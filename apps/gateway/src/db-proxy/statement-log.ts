@@ -4,15 +4,16 @@
  * and file name as a terminal recording (`<spool>/<connection_id>.cast`, recording/recorder.ts)
  * so the uploader streams it to the server the same way; the server serves it as
  * `<id>-statements.jsonl`. Lines wait in memory at most {@link FLUSH_MS} (a SIGKILL loses no
- * more), writes are asynchronous and one at a time, and what waits is capped: a client that
- * floods statements faster than the disk takes them, or a log at the recording size limit,
- * ends the session rather than run statements the log does not keep.
+ * more), writes are asynchronous and one at a time (recording/spool-writer.ts), and what waits
+ * is capped: a client that floods statements faster than the disk takes them, or a log at the
+ * recording size limit, ends the session rather than run statements the log does not keep.
  */
 import fs from 'node:fs';
 import { LOG_FILTER_HIDDEN, RECORDING_MAX_BYTES } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { hideMatch, type LogFilterMatcher } from '../recording';
 import { spoolFile } from '../recording/recorder';
+import { createSpoolWriter } from '../recording/spool-writer';
 
 const FLUSH_MS = 250;
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
@@ -67,46 +68,27 @@ export function createStatementLog(
   // The file exists from the start, so the uploader (told at once) finds it.
   fs.mkdirSync(dir, { recursive: true });
   fs.closeSync(fs.openSync(file, 'a', 0o600));
-  let pending: string[] = [];
-  let pendingBytes = 0;
-  let written = 0;
   let dropped = 0;
-  let writing: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let failed = false;
-
-  const flush = (): Promise<void> => {
-    timer = undefined;
-    if (writing) return writing.then(flush);
-    if (pending.length === 0 || failed) return Promise.resolve();
-    const text = pending.join('');
-    pending = [];
-    pendingBytes = 0;
-    writing = fs.promises
-      .appendFile(file, text, { mode: 0o600 })
-      .then(() => {
-        written += Buffer.byteLength(text);
-      })
-      .catch((err: unknown) => {
-        failed = true;
-        logger.error({ err, connection_id: connectionId }, 'the statement log cannot be written');
-        onFailure();
-      })
-      .finally(() => {
-        writing = undefined;
-      });
-    return writing;
-  };
+  const spool = createSpoolWriter(file, {
+    flushMs: FLUSH_MS,
+    onError(err) {
+      logger.error({ err, connection_id: connectionId }, 'the statement log cannot be written');
+      onFailure();
+    },
+  });
 
   return {
     write(entry) {
-      if (failed) return;
+      if (spool.failed) return;
       const text = line(entry, logFilter);
-      if (pendingBytes + text.length > MAX_PENDING_BYTES || written > RECORDING_MAX_BYTES) {
+      if (
+        spool.pendingBytes + text.length > MAX_PENDING_BYTES ||
+        spool.written > RECORDING_MAX_BYTES
+      ) {
         // A log that cannot keep every statement ends the session (fail closed): a flood of
         // large statements must not push a later one out of the log unseen.
         dropped += 1;
-        failed = true;
+        spool.abandon();
         logger.warn(
           { connection_id: connectionId },
           'the statement log cannot keep up or is full; ending the session',
@@ -114,13 +96,10 @@ export function createStatementLog(
         onFailure();
         return;
       }
-      pending.push(text);
-      pendingBytes += text.length;
-      timer ??= setTimeout(() => void flush(), FLUSH_MS);
+      spool.push(text);
     },
     async close() {
-      if (timer) clearTimeout(timer);
-      await flush();
+      await spool.close();
       if (dropped > 0) {
         logger.warn({ connection_id: connectionId, dropped }, 'statement log lines were dropped');
       }

@@ -4,10 +4,10 @@
  * killed with SIGKILL loses at most that much (the OS keeps what was written). The uploader
  * (uploader.ts) streams the file to the server from there.
  *
- * The recorder never stalls a session: writes are asynchronous, one at a time, and while the
- * disk lags, what waits in memory is capped at {@link MAX_PENDING_BYTES}; beyond that events
- * are dropped and counted (logged when the recording closes) rather than holding up the
- * client's bytes. A spool that cannot be opened or written ends the session (fail closed).
+ * The recorder never stalls a session: writes are asynchronous, one at a time (spool-writer.ts),
+ * and while the disk lags, what waits in memory is capped at {@link MAX_PENDING_BYTES}; beyond
+ * that events are dropped and counted (logged when the recording closes) rather than holding
+ * up the client's bytes. A spool that cannot be opened or written ends the session (fail closed).
  *
  * With the cluster's log filters, each channel's output and input go through a line filter
  * (log-filter.ts) before they become events: a line that contains a condition is stored as a
@@ -24,6 +24,7 @@ import { RECORDING_MAX_BYTES } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { eventLine, headerLine, type CastCode } from './asciicast';
 import { createLineFilter, type LineFilter, type LogFilterMatcher } from './log-filter';
+import { createSpoolWriter } from './spool-writer';
 
 const FLUSH_MS = 250;
 const MAX_PENDING_BYTES = 8 * 1024 * 1024;
@@ -101,38 +102,14 @@ export function createSessionRecorder(
   const file = spoolFile(dir, connectionId);
   const heldFile = heldSpoolFile(dir, connectionId);
   let started: bigint | undefined;
-  let pending: string[] = [];
-  let pendingBytes = 0;
   let dropped = 0;
   /** Bytes handed to the spool so far (JSON text, so UTF-16 units: close enough to bytes). */
   let recorded = 0;
   let full = false;
-  /** The one write in progress: at most one, so memory holds it and `pending`, no more. */
-  let writing: Promise<void> | undefined;
-  let failed = false;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
   /** Line filters holding partial lines, released (checked) when the recording closes. */
   const lineFilters = new Map<LineFilter, 'o' | 'i'>();
-  /** The spool's size after the writes so far (bytes). */
-  let castBytes = 0;
   /** What the sidecar on disk holds (the filters' pending text, keyed), '' for no sidecar. */
   let heldOnDisk = '';
-
-  // Fail closed (ARCHITECTURE.md): a session whose recording cannot be written is ended.
-  const fail = (err: unknown, what: string): void => {
-    if (failed) return;
-    failed = true;
-    pending = [];
-    pendingBytes = 0;
-    logger.error({ err, connection_id: connectionId }, what);
-    onFailure();
-  };
-  const fd = fs.promises.open(file, 'a', 0o600).then(async (handle) => {
-    castBytes = (await handle.stat()).size;
-    return handle;
-  });
-  fd.catch((err: unknown) => fail(err, 'the recording spool could not be opened'));
 
   /** The filters' held text, as `end()` would store it now, one key per stream. */
   const heldNow = (): { key: string; events: () => string } => {
@@ -145,52 +122,39 @@ export function createSessionRecorder(
   };
   const writeHeld = async (events: string): Promise<void> => {
     if (events.length === 0) return fs.promises.rm(heldFile, { force: true });
-    const head = JSON.stringify({ cast_bytes: castBytes });
+    const head = JSON.stringify({ cast_bytes: spool.size });
     await fs.promises.writeFile(heldFile, `${head}\n${events}`, { mode: 0o600 });
   };
 
-  const flush = (): Promise<void> => {
-    clearTimeout(timer);
-    timer = undefined;
-    if (writing) return writing;
-    if (failed) return Promise.resolve();
-    // Taken in the same tick as `pending`: the sidecar holds exactly what the spool lacks.
-    const held = lineFilters.size > 0 || heldOnDisk ? heldNow() : undefined;
-    const heldChanged = held !== undefined && held.key !== heldOnDisk;
-    if (pending.length === 0 && !heldChanged) return Promise.resolve();
-    const text = pending.join('');
-    const heldEvents = heldChanged ? held.events() : '';
-    pending = [];
-    pendingBytes = 0;
-    writing = (async () => {
-      try {
-        if (text.length > 0) {
-          await (await fd).write(text);
-          castBytes += Buffer.byteLength(text);
-        }
-        if (heldChanged) {
-          await writeHeld(heldEvents);
-          heldOnDisk = held.key;
-        }
-      } catch (err) {
-        fail(err, 'the recording spool write failed');
-      }
-    })().finally(() => {
-      writing = undefined;
-      // What arrived during the write goes next: at once when it is a lot (a busy session
-      // keeps the disk busy instead of dropping), else within one flush period.
-      if (pending.length === 0 || closed) return;
-      if (pendingBytes >= EAGER_FLUSH_BYTES) setImmediate(() => void flush());
-      else timer ??= setTimeout(() => void flush(), FLUSH_MS);
-    });
-    return writing;
-  };
+  const spool = createSpoolWriter(file, {
+    flushMs: FLUSH_MS,
+    eagerBytes: EAGER_FLUSH_BYTES,
+    // Fail closed (ARCHITECTURE.md): a session whose recording cannot be written is ended.
+    onError(err, stage) {
+      const what =
+        stage === 'open'
+          ? 'the recording spool could not be opened'
+          : 'the recording spool write failed';
+      logger.error({ err, connection_id: connectionId }, what);
+      onFailure();
+    },
+    // The sidecar holds exactly what the spool lacks: the filters' text of the same tick.
+    alongside() {
+      const held = lineFilters.size > 0 || heldOnDisk ? heldNow() : undefined;
+      if (held === undefined || held.key === heldOnDisk) return undefined;
+      const events = held.events();
+      return async () => {
+        await writeHeld(events);
+        heldOnDisk = held.key;
+      };
+    },
+  });
 
   const seconds = (): number =>
     started === undefined ? 0 : Number(process.hrtime.bigint() - started) / 1e9;
   const push = (event: string): void => {
-    if (closed || failed || full) return;
-    if (pendingBytes > MAX_PENDING_BYTES) {
+    if (spool.closed || spool.failed || full) return;
+    if (spool.pendingBytes > MAX_PENDING_BYTES) {
       dropped++;
       return;
     }
@@ -205,18 +169,15 @@ export function createSessionRecorder(
       logger.warn({ connection_id: connectionId }, 'the recording reached its size limit');
     }
     recorded += line.length;
-    pending.push(line);
-    pendingBytes += line.length;
-    if (pendingBytes >= EAGER_FLUSH_BYTES && !writing) void flush();
-    else timer ??= setTimeout(() => void flush(), FLUSH_MS);
+    spool.push(line);
   };
 
   /** Whether an event would be kept now; one that would not is counted as dropped. */
   const keeping = (): boolean => {
-    if (full || failed || closed) return false;
+    if (full || spool.failed || spool.closed) return false;
     // While the disk lags or past the size limit, encoding what will not be kept is waste:
     // count it as dropped before paying for it.
-    if (pendingBytes > MAX_PENDING_BYTES) {
+    if (spool.pendingBytes > MAX_PENDING_BYTES) {
       dropped++;
       return false;
     }
@@ -297,7 +258,7 @@ export function createSessionRecorder(
           push: (text) => {
             filter.push(text);
             // What it now holds reaches the sidecar within a flush period.
-            if (!closed && !failed) timer ??= setTimeout(() => void flush(), FLUSH_MS);
+            spool.schedule();
           },
           end: () => {
             lineFilters.delete(filter);
@@ -309,9 +270,9 @@ export function createSessionRecorder(
       const typedIn = options.input ? filtered('i') : undefined;
       return {
         output: (data) => {
-          if (full || failed || stream?.done) return false;
+          if (full || spool.failed || stream?.done) return false;
           shownOut.push(shown(out.write(data)));
-          return !(full || failed || stream?.done);
+          return !(full || spool.failed || stream?.done);
         },
         input: (data) => {
           if (typedIn && !full) typedIn.push(typed.write(data));
@@ -326,22 +287,17 @@ export function createSessionRecorder(
       };
     },
     async close() {
-      if (closed) return;
+      if (spool.closed) return;
       // Partial lines still held are checked and written: a channel that never ended.
       for (const filter of lineFilters.keys()) filter.end();
       lineFilters.clear();
-      clearTimeout(timer);
-      timer = undefined;
-      await flush(); // a write in progress
-      await flush(); // what waited behind it, and the sidecar's removal
-      closed = true;
+      await spool.close(); // with the sidecar's removal: the filters hold nothing now
       if (dropped > 0) {
         logger.warn(
           { connection_id: connectionId, dropped_events: dropped },
           'the disk lagged; some recording events were dropped',
         );
       }
-      await fd.then((h) => h.close()).catch(() => undefined);
     },
   };
 }

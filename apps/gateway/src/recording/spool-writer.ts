@@ -1,0 +1,161 @@
+/**
+ * The writer behind a session's spool file (a terminal recording, recorder.ts, and a database
+ * session's statement log, db-proxy/statement-log.ts): text is queued in memory and appended in
+ * the background, one write at a time, so that a session never waits on the disk. What is
+ * queued waits at most `flushMs` (a gateway killed with SIGKILL loses no more; the OS keeps
+ * what was written), or is written at once past `eagerBytes`; what arrives during a write goes
+ * in the next one.
+ *
+ * The writer keeps no limit of its own: each caller reads {@link SpoolWriter.pendingBytes} and
+ * {@link SpoolWriter.written} and decides what a lagging disk or a full file means for it
+ * (the recorder drops events, the statement log ends the session). A file that cannot be opened
+ * or written is reported once through `onError`, and nothing more is written.
+ */
+import fs from 'node:fs';
+
+export interface SpoolWriterOptions {
+  /** How long queued text may wait before it is written (ms). */
+  flushMs: number;
+  /** Queued text (UTF-16 units) from which a write starts at once; without it, never. */
+  eagerBytes?: number;
+  /** The file could not be opened or written; called once, and nothing more is written. */
+  onError(err: unknown, stage: 'open' | 'write'): void;
+  /**
+   * Another write that goes with each flush, after the queued text (the recorder's sidecar):
+   * called in the same tick as the queued text is taken, it returns that write, or undefined
+   * when there is none. A flush with no text and no such write does nothing.
+   */
+  alongside?: () => (() => Promise<void>) | undefined;
+}
+
+export interface SpoolWriter {
+  /** Queues text; ignored once the writer has failed, been abandoned or closed. */
+  push(text: string): void;
+  /** Makes sure a flush comes within `flushMs` (for an `alongside` write with no new text). */
+  schedule(): void;
+  /** Starts writing what waits now; resolves when that write, or the one in progress, ends. */
+  flush(): Promise<void>;
+  /** Drops what waits and writes nothing more (the caller has failed closed). */
+  abandon(): void;
+  /** Writes what waits (after a write in progress) and closes the file. */
+  close(): Promise<void>;
+  /** Queued text not yet being written (UTF-16 units: close enough to bytes). */
+  readonly pendingBytes: number;
+  /** Bytes this writer has appended so far. */
+  readonly written: number;
+  /** The file's size: what it held when opened, plus {@link written}. */
+  readonly size: number;
+  /** Whether a write is in progress. */
+  readonly writing: boolean;
+  /** Whether the file failed (or the writer was abandoned): nothing more is written. */
+  readonly failed: boolean;
+  readonly closed: boolean;
+}
+
+/** Opens `file` for appending (created with mode 0600) and returns its writer. */
+export function createSpoolWriter(file: string, options: SpoolWriterOptions): SpoolWriter {
+  const eagerBytes = options.eagerBytes ?? Infinity;
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  let written = 0;
+  let size = 0;
+  /** The one write in progress: at most one, so memory holds it and `pending`, no more. */
+  let writing: Promise<void> | undefined;
+  let failed = false;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const stop = (): void => {
+    failed = true;
+    pending = [];
+    pendingBytes = 0;
+  };
+  const fail = (err: unknown, stage: 'open' | 'write'): void => {
+    if (failed) return;
+    stop();
+    options.onError(err, stage);
+  };
+  const fd = fs.promises.open(file, 'a', 0o600).then(async (handle) => {
+    size = (await handle.stat()).size;
+    return handle;
+  });
+  fd.catch((err: unknown) => fail(err, 'open'));
+
+  const schedule = (): void => {
+    if (closed || failed) return;
+    timer ??= setTimeout(() => void flush(), options.flushMs);
+  };
+
+  const flush = (): Promise<void> => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (writing) return writing;
+    if (failed) return Promise.resolve();
+    // Taken in the same tick as `pending`, so that the two writes agree.
+    const extra = options.alongside?.();
+    if (pending.length === 0 && !extra) return Promise.resolve();
+    const text = pending.join('');
+    pending = [];
+    pendingBytes = 0;
+    writing = (async () => {
+      try {
+        if (text.length > 0) {
+          await (await fd).write(text);
+          const bytes = Buffer.byteLength(text);
+          written += bytes;
+          size += bytes;
+        }
+        await extra?.();
+      } catch (err) {
+        fail(err, 'write');
+      }
+    })().finally(() => {
+      writing = undefined;
+      // What arrived during the write goes next: at once when it is a lot (a busy session
+      // keeps the disk busy instead of dropping), else within one flush period.
+      if (pending.length === 0 || closed) return;
+      if (pendingBytes >= eagerBytes) setImmediate(() => void flush());
+      else timer ??= setTimeout(() => void flush(), options.flushMs);
+    });
+    return writing;
+  };
+
+  return {
+    push(text) {
+      if (closed || failed) return;
+      pending.push(text);
+      pendingBytes += text.length;
+      if (pendingBytes >= eagerBytes && !writing) void flush();
+      else timer ??= setTimeout(() => void flush(), options.flushMs);
+    },
+    schedule,
+    flush,
+    abandon: stop,
+    async close() {
+      clearTimeout(timer);
+      timer = undefined;
+      await flush(); // a write in progress
+      await flush(); // what waited behind it
+      closed = true;
+      await fd.then((h) => h.close()).catch(() => undefined);
+    },
+    get pendingBytes() {
+      return pendingBytes;
+    },
+    get written() {
+      return written;
+    },
+    get size() {
+      return size;
+    },
+    get writing() {
+      return writing !== undefined;
+    },
+    get failed() {
+      return failed;
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}
