@@ -33,7 +33,7 @@ export async function startDatabaseProxies(
 ): Promise<DatabaseProxies> {
   await loadSqlParsers();
   const sessions = createDbSessions(options);
-  const tls = loadProxyTls(options.dataDir, options.logger);
+  const tls = await loadProxyTls(options.dataDir, options.logger);
   const postgres = await startPostgresProxy({
     port: options.ports.postgresql_port,
     ...(options.listenHost && { host: options.listenHost }),

@@ -5,10 +5,11 @@
  * certificates (`sslmode=verify-full`) need a certificate of the site's own CA put there in
  * its place (same file names). Without `openssl` the proxies run without TLS, and say so.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Logger } from '../core/logger';
 
 export interface ProxyTls {
@@ -16,14 +17,21 @@ export interface ProxyTls {
   cert: string;
 }
 
-export function loadProxyTls(dataDir: string, logger: Logger): ProxyTls | undefined {
+const run = promisify(execFile);
+
+/**
+ * The proxies' certificate and key, made at the first start; undefined when there is none and
+ * none could be made. `openssl` runs as a child process for up to 30 s without blocking the
+ * event loop, so the gateway's control channel and other proxies go on meanwhile.
+ */
+export async function loadProxyTls(dataDir: string, logger: Logger): Promise<ProxyTls | undefined> {
   const dir = path.join(dataDir, 'db-tls');
   const keyFile = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
   try {
     if (!fs.existsSync(keyFile) || !fs.existsSync(certFile)) {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      execFileSync(
+      const made = run(
         'openssl',
         [
           'req',
@@ -40,8 +48,10 @@ export function loadProxyTls(dataDir: string, logger: Logger): ProxyTls | undefi
           '-out',
           certFile,
         ],
-        { stdio: 'ignore', timeout: 30_000 },
+        { timeout: 30_000 },
       );
+      made.child.stdin?.end(); // nothing to read: with -nodes and -subj it asks nothing
+      await made;
       fs.chmodSync(keyFile, 0o600);
       logger.info({ cert: certFile }, 'made a self-signed certificate for the database proxies');
     }

@@ -1,12 +1,13 @@
 // The stock `mysql` command-line client (MariaDB's, as installed) through the proxy: plain,
 // over TLS with a self-signed certificate, a temporary authorization's cleartext password, and
 // a refusal's text on its standard error.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadProxyTls } from '../db-proxy/tls';
 import { loadSqlParsers } from '../sql-audit';
 import { collectLogs } from '../test/logs';
 import { startMysqlProxy, type MysqlProxy } from './server';
@@ -34,29 +35,9 @@ beforeAll(async () => {
   await loadSqlParsers();
   db = await scratchDatabase('mysqlcli');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-mysql-tls-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-subj',
-      '/CN=localhost',
-      '-days',
-      '1',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  const tls = {
-    key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'),
-    cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
-  };
+  // The certificate the gateway makes for itself (db-proxy/tls.ts), under dir/db-tls.
+  const tls = await loadProxyTls(dir, logs.logger);
+  if (!tls) throw new Error('no certificate for the proxy (is openssl installed?)');
   plain = await startMysqlProxy({
     port: 0,
     host: '127.0.0.1',
