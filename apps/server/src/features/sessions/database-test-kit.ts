@@ -1,10 +1,24 @@
 /**
  * What the database proxies' end-to-end tests (postgres-proxy.test.ts, mysql-proxy.test.ts)
- * share: setting a database's rules as an administrator does, the member's sessions of one way,
- * and a session's statement log as the member downloads it.
+ * share: the stack they run on (the real server, a cluster whose real gateway runs the
+ * database proxies, the database as a resource, and a member with a code for it), setting a
+ * database's rules as an administrator does, the member's sessions of one way, and a session's
+ * statement log as the member downloads it.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'vitest';
-import type { TestApp, TestClient } from '../../test/harness';
+import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import { freePort } from '../../../../gateway/src/test/net';
+import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import {
+  addMembersTo,
+  addResourcesTo,
+  createWorkgroup,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
 
 export interface StatementLine {
   statement: string;
@@ -14,6 +28,96 @@ export interface StatementLine {
   error?: string;
   action?: string;
   rule?: string;
+}
+
+/** The database as a resource (its connect account and the databases it offers). */
+export interface DatabaseResource {
+  name: string;
+  port: number;
+  username: string;
+  password: string;
+  /** `;`-separated, as the console sends them. */
+  databases: string;
+}
+
+export interface DatabaseStack {
+  t: TestApp;
+  admin: TestClient;
+  /** The member (erin@demo.local) granted the database through a workgroup. */
+  erin: { id: number; client: TestClient };
+  gateway: Gateway;
+  /** The gateway's proxy of this kind, listening on 127.0.0.1. */
+  port: number;
+  clusterId: number;
+  resourceId: number;
+  workgroupId: number;
+  /** Erin's code for the database. */
+  code: string;
+  /** Stops the gateway and the server and removes the gateway's data folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The server listening on loopback; a cluster "Lab" whose real gateway (dialled in with the
+ * cluster key from the install script) runs the database proxies on free loopback ports; the
+ * database at 127.0.0.1 as a resource of the cluster; a workgroup "Data" granting it to the
+ * member erin@demo.local; and her code for it. What was started is stopped again if a step
+ * fails.
+ */
+export async function startDatabaseStack(
+  kind: 'postgresql' | 'mysql',
+  resource: DatabaseResource,
+): Promise<DatabaseStack> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `portcullis-${kind}-proxy-`));
+  let t: TestApp | undefined;
+  let gateway: Gateway | undefined;
+  const stop = async (): Promise<void> => {
+    await gateway?.stop();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    t = await createTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const admin = await signedIn(t);
+    const clusterId = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${clusterId}/agent_scripts`)).json().install,
+    )![1]!;
+    const db = await admin.post('/api/v1/resource', {
+      network_id: clusterId,
+      ip_address: '127.0.0.1',
+      os: kind,
+      ...resource,
+    });
+    expect(db.statusCode, db.body).toBe(200);
+    const resourceId = db.json().id as number;
+    const workgroupId = await createWorkgroup(admin, 'Data');
+    await addResourcesTo(admin, workgroupId, [resourceId]);
+    const erin = await member(t, 'erin@demo.local');
+    await addMembersTo(admin, workgroupId, [erin.id]);
+    const ports = { postgresql_port: await freePort(), mysql_port: await freePort() };
+    const port = kind === 'postgresql' ? ports.postgresql_port : ports.mysql_port;
+    gateway = startGateway({
+      server: address,
+      key,
+      host: '127.0.0.1',
+      ports,
+      databaseProxies: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
+    });
+    await gateway.connected;
+    const proxies = await gateway.databaseProxies;
+    expect(kind === 'postgresql' ? proxies?.postgresPort : proxies?.mysqlPort).toBe(port);
+    const made = await erin.client.post('/api/tunnel', {
+      project_resource_id: await projectResourceId(admin, workgroupId, resourceId),
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const code = made.json().code as string;
+    return { t, admin, erin, gateway, port, clusterId, resourceId, workgroupId, code, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
 
 export const until = async (

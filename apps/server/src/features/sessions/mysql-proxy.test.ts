@@ -5,27 +5,18 @@
  * `mysql2` driver are the clients. Rules are set through the API as an administrator would.
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
-import { freePort } from '../../../../gateway/src/test/net';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
+import type { TestApp, TestClient } from '../../test/harness';
+import { member } from '../workgroups/test-fixtures';
 import {
   sessionsOf,
   setRules as setDatabaseRules,
+  startDatabaseStack,
   statementLog as downloadStatementLog,
   until,
+  type DatabaseStack,
 } from './database-test-kit';
 
 const run = promisify(execFile);
@@ -38,8 +29,7 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
   let t: TestApp;
   let admin: TestClient;
   let erin: { id: number; client: TestClient };
-  let gateway: Gateway;
-  let dir: string;
+  let stack: DatabaseStack;
   let port: number;
   let dbId: number;
   let code: string;
@@ -66,7 +56,6 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
     )[0][0]!.n;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-mysql-proxy-'));
     root = await mysql.createConnection({
       host: '127.0.0.1',
       port: 3306,
@@ -81,52 +70,20 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
     await root.query(`CREATE USER '${USER}'@'%' IDENTIFIED BY '${PASSWORD}'`);
     await root.query(`GRANT ALL ON ${SCRATCH}.* TO '${USER}'@'%'`);
 
-    t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await signedIn(t);
-    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    const db = await admin.post('/api/v1/resource', {
-      network_id: lab,
+    stack = await startDatabaseStack('mysql', {
       name: 'maria',
-      ip_address: '127.0.0.1',
-      os: 'mysql',
       port: 3306,
       username: USER,
       password: PASSWORD,
       databases: SCRATCH,
     });
-    expect(db.statusCode, db.body).toBe(200);
-    dbId = db.json().id as number;
-    const wg = await createWorkgroup(admin, 'Data');
-    await addResourcesTo(admin, wg, [dbId]);
-    erin = await member(t, 'erin@demo.local');
-    await addMembersTo(admin, wg, [erin.id]);
-    port = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { mysql_port: port, postgresql_port: await freePort() },
-      databaseProxies: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    expect((await gateway.databaseProxies)?.mysqlPort).toBe(port);
-    const made = await erin.client.post('/api/tunnel', {
-      project_resource_id: await projectResourceId(admin, wg, dbId),
-    });
-    expect(made.statusCode, made.body).toBe(200);
-    code = made.json().code as string;
+    ({ t, admin, erin, port, code, resourceId: dbId } = stack);
   });
   afterAll(async () => {
-    await gateway?.stop();
-    await t?.close();
+    await stack?.stop();
     await root?.query(`DROP DATABASE IF EXISTS ${SCRATCH}`);
     await root?.query(`DROP USER IF EXISTS '${USER}'@'%'`);
     await root?.end();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('the mysql client connects by code as the connect account; online, then logged statement by statement', async () => {

@@ -7,32 +7,24 @@
 import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import net from 'node:net';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import type { Gateway } from '../../../../gateway/src/control/client';
 import {
   message,
   PROTOCOL_3,
   startupPacket,
 } from '../../../../gateway/src/postgres-proxy/messages';
-import { freePort } from '../../../../gateway/src/test/net';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
+import type { TestApp, TestClient } from '../../test/harness';
+import { addResourcesTo, member, projectResourceId } from '../workgroups/test-fixtures';
 import {
   sessionsOf,
   setRules as setDatabaseRules,
+  startDatabaseStack,
   statementLog as downloadStatementLog,
   until,
+  type DatabaseStack,
 } from './database-test-kit';
 
 const run = promisify(execFile);
@@ -45,8 +37,8 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
   let t: TestApp;
   let admin: TestClient;
   let erin: { id: number; client: TestClient };
+  let stack: DatabaseStack;
   let gateway: Gateway;
-  let dir: string;
   let port: number;
   let dbId: number;
   let code: string;
@@ -64,7 +56,6 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
   const statementLog = (connectionId: number) => downloadStatementLog(erin.client, connectionId);
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-pg-proxy-'));
     superuser = new pg.Client({
       host: '127.0.0.1',
       port: 5432,
@@ -82,52 +73,21 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     await setup.query("INSERT INTO orders VALUES (1, 'apple'), (2, 'pear')");
     await setup.end();
 
-    t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await signedIn(t);
-    lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    const db = await admin.post('/api/v1/resource', {
-      network_id: lab,
+    stack = await startDatabaseStack('postgresql', {
       name: 'pg',
-      ip_address: '127.0.0.1',
-      os: 'postgresql',
       port: 5432,
       username: ROLE,
       password: ROLE_PASSWORD,
       databases: SCRATCH,
     });
-    expect(db.statusCode, db.body).toBe(200);
-    dbId = db.json().id as number;
-    wg = await createWorkgroup(admin, 'Data');
-    await addResourcesTo(admin, wg, [dbId]);
-    erin = await member(t, 'erin@demo.local');
-    await addMembersTo(admin, wg, [erin.id]);
-    port = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { postgresql_port: port, mysql_port: await freePort() },
-      databaseProxies: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    expect((await gateway.databaseProxies)?.postgresPort).toBe(port);
-    const made = await erin.client.post('/api/tunnel', {
-      project_resource_id: await projectResourceId(admin, wg, dbId),
-    });
-    expect(made.statusCode, made.body).toBe(200);
-    code = made.json().code as string;
+    ({ t, admin, erin, gateway, port, code } = stack);
+    ({ resourceId: dbId, clusterId: lab, workgroupId: wg } = stack);
   });
   afterAll(async () => {
-    await gateway?.stop();
-    await t?.close();
+    await stack?.stop();
     await superuser?.query(`DROP DATABASE IF EXISTS ${SCRATCH} WITH (FORCE)`);
     await superuser?.query(`DROP ROLE IF EXISTS ${ROLE}`);
     await superuser?.end();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('psql connects by code, queries, and the session is online then logged statement by statement', async () => {
