@@ -5,48 +5,36 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSqlParsers } from '../sql-audit';
-import { silentLogger } from '../core/logger';
-import { startMysqlProxy, type MysqlProxy } from './server';
+import type { MysqlProxy } from './server';
 import { CAP, LoginReader, frame } from './packets';
 import {
   closedWithin,
-  direct,
-  dropDatabase,
   fakeSessions,
   rawLogin,
-  scratchDatabase,
+  scratchAccount,
+  startProxyStack,
+  type ProxyStack,
 } from './testing';
 
+let stack: ProxyStack;
 let proxy: MysqlProxy;
 let db: string;
-const fuzzUser = `pc_f_${crypto.randomBytes(4).toString('hex')}`;
-const fuzzPassword = crypto.randomBytes(9).toString('base64url');
+const fuzzAccount = scratchAccount('f');
 // The fuzz user may only read the scratch database: random commands cannot harm MariaDB.
-const fake = fakeSessions({ fuzz: { target: { username: fuzzUser, password: fuzzPassword } } });
+const fake = fakeSessions({ fuzz: { target: fuzzAccount } });
 
 beforeAll(async () => {
-  await loadSqlParsers();
-  db = await scratchDatabase('mysqlfuzz');
-  const conn = await direct(db);
-  await conn.query('CREATE TABLE t (id INT)');
-  await conn.query(`CREATE USER '${fuzzUser}'@'%' IDENTIFIED BY '${fuzzPassword}'`);
-  await conn.query(`GRANT SELECT ON \`${db}\`.* TO '${fuzzUser}'@'%'`);
-  await conn.end();
-  proxy = await startMysqlProxy({
-    port: 0,
-    host: '127.0.0.1',
+  stack = await startProxyStack({
+    prefix: 'mysqlfuzz',
     sessions: fake.sessions,
-    logger: silentLogger,
+    setup: async (conn) => void (await conn.query('CREATE TABLE t (id INT)')),
+    account: { ...fuzzAccount, grant: 'SELECT' },
   });
+  ({ proxy, db } = stack);
 });
 
 afterAll(async () => {
-  await proxy?.close();
-  const conn = await direct();
-  await conn.query(`DROP USER IF EXISTS '${fuzzUser}'@'%'`);
-  await conn.end();
-  if (db) await dropDatabase(db);
+  await stack?.close();
 });
 
 /** A well-formed HandshakeResponse41 for the code. */

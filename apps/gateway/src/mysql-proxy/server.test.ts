@@ -1,26 +1,25 @@
 // The MySQL proxy with the mysql2 driver against the real MariaDB: login, refusals, rules,
 // the statement log, prepared statements, multi-statements, cuts and temporary authorizations.
-import crypto from 'node:crypto';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSqlParsers } from '../sql-audit';
-import { silentLogger } from '../core/logger';
-import { startMysqlProxy, type MysqlProxy } from './server';
+import type { MysqlProxy } from './server';
 import {
   closedWithin,
   direct,
-  dropDatabase,
   fakeSessions,
   rawLogin,
-  scratchDatabase,
+  scratchAccount,
+  startProxyStack,
   type FakeCode,
+  type ProxyStack,
 } from './testing';
 import { frame } from './packets';
 
+let stack: ProxyStack;
 let db: string;
 let proxy: MysqlProxy;
-const targetUser = `pc_u_${crypto.randomBytes(4).toString('hex')}`;
-const targetPassword = crypto.randomBytes(9).toString('base64url');
+const target = scratchAccount('u');
+const targetUser = target.username;
 
 const codes: Record<string, FakeCode> = {
   plain: {},
@@ -29,7 +28,7 @@ const codes: Record<string, FakeCode> = {
   approval: { policy: { block: [], notice: [], approval: true } },
   expired: { refuse: { code: 'TunnelExpire', message: 'The code has expired' } },
   tmpuser: { password: 'tmp-secret' },
-  withpw: { target: { username: targetUser, password: targetPassword } },
+  withpw: { target },
   wrongpw: { target: { username: targetUser, password: 'not-it' } },
   onlyone: { databases: ['placeholder'] },
 };
@@ -54,29 +53,21 @@ async function count(table: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  await loadSqlParsers();
-  db = await scratchDatabase('mysqlproxy');
-  codes.onlyone = { databases: [db] };
-  const conn = await direct(db);
-  await conn.query('CREATE TABLE orders (id INT PRIMARY KEY, note VARCHAR(100))');
-  await conn.query("INSERT INTO orders VALUES (1, 'a'), (2, 'b'), (3, 'c')");
-  await conn.query(`CREATE USER '${targetUser}'@'%' IDENTIFIED BY '${targetPassword}'`);
-  await conn.query(`GRANT ALL ON \`${db}\`.* TO '${targetUser}'@'%'`);
-  await conn.end();
-  proxy = await startMysqlProxy({
-    port: 0,
-    host: '127.0.0.1',
+  stack = await startProxyStack({
+    prefix: 'mysqlproxy',
     sessions: fake.sessions,
-    logger: silentLogger,
+    setup: async (conn, name) => {
+      codes.onlyone = { databases: [name] };
+      await conn.query('CREATE TABLE orders (id INT PRIMARY KEY, note VARCHAR(100))');
+      await conn.query("INSERT INTO orders VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+    },
+    account: { ...target, grant: 'ALL' },
   });
+  ({ proxy, db } = stack);
 });
 
 afterAll(async () => {
-  await proxy?.close();
-  const conn = await direct();
-  await conn.query(`DROP USER IF EXISTS '${targetUser}'@'%'`);
-  await conn.end();
-  if (db) await dropDatabase(db);
+  await stack?.close();
 });
 
 describe('mysql proxy with mysql2', () => {

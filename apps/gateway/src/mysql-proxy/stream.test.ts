@@ -2,29 +2,21 @@
 // query().stream() while the gateway's memory stays flat, including while the reader pauses.
 import mysql from 'mysql2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSqlParsers } from '../sql-audit';
-import { silentLogger } from '../core/logger';
-import { startMysqlProxy, type MysqlProxy } from './server';
-import { dropDatabase, fakeSessions, scratchDatabase } from './testing';
+import type { MysqlProxy } from './server';
+import { fakeSessions, startProxyStack, type ProxyStack } from './testing';
 
+let stack: ProxyStack;
 let proxy: MysqlProxy;
 let db: string;
 const fake = fakeSessions({ big: {} });
 
 beforeAll(async () => {
-  await loadSqlParsers();
-  db = await scratchDatabase('mysqlstream');
-  proxy = await startMysqlProxy({
-    port: 0,
-    host: '127.0.0.1',
-    sessions: fake.sessions,
-    logger: silentLogger,
-  });
+  stack = await startProxyStack({ prefix: 'mysqlstream', sessions: fake.sessions });
+  ({ proxy, db } = stack);
 });
 
 afterAll(async () => {
-  await proxy?.close();
-  if (db) await dropDatabase(db);
+  await stack?.close();
 });
 
 describe('mysql proxy streaming', () => {

@@ -1,15 +1,19 @@
 /**
  * Test helpers for the MySQL proxy (imported by *.test.ts only): a small in-memory stand-in for
  * the control plane's DbSessions (the server side is tested elsewhere; here the protocol code is
- * under test and the target is the real MariaDB at 127.0.0.1:3306), scratch databases, and a
- * raw client that speaks just enough of the protocol to send what real clients never would.
+ * under test and the target is the real MariaDB at 127.0.0.1:3306), scratch databases and
+ * accounts, the proxy started on one (startProxyStack), and a raw client that speaks just
+ * enough of the protocol to send what real clients never would.
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
 import mysql from 'mysql2/promise';
 import type { ResolvedCode, SqlPolicy } from '@portcullis/contract';
+import { silentLogger } from '../core/logger';
 import type { DbSession, DbSessions, DbTarget, StatementEntry } from '../db-proxy/session';
+import { loadSqlParsers } from '../sql-audit';
 import { CAP, LoginReader, frame, type Packet } from './packets';
+import { startMysqlProxy, type MysqlProxy } from './server';
 
 export const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
 
@@ -132,6 +136,72 @@ export async function dropDatabase(name: string): Promise<void> {
   const conn = await direct();
   await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
   await conn.end();
+}
+
+/** A uniquely named MariaDB account (not made yet: startProxyStack makes it). */
+export function scratchAccount(prefix: string): { username: string; password: string } {
+  return {
+    username: `pc_${prefix}_${crypto.randomBytes(4).toString('hex')}`,
+    password: crypto.randomBytes(9).toString('base64url'),
+  };
+}
+
+export interface ProxyStack {
+  proxy: MysqlProxy;
+  /** The scratch database's name. */
+  db: string;
+  /** Closes the proxy, drops the account and the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * What a proxy test runs on: the SQL parsers loaded, a scratch database (`setup` fills it,
+ * connected to it), an account granted `grant` on it when `account` is given, and the proxy on
+ * 127.0.0.1 (a free port) with `sessions`. What was made is removed again if a step fails.
+ */
+export async function startProxyStack(options: {
+  prefix: string;
+  sessions: DbSessions;
+  setup?: (conn: mysql.Connection, db: string) => Promise<void>;
+  account?: { username: string; password: string; grant: 'SELECT' | 'ALL' };
+}): Promise<ProxyStack> {
+  await loadSqlParsers();
+  const db = await scratchDatabase(options.prefix);
+  const { account } = options;
+  let proxy: MysqlProxy | undefined;
+  const close = async (): Promise<void> => {
+    await proxy?.close();
+    if (account) {
+      const conn = await direct();
+      await conn.query(`DROP USER IF EXISTS '${account.username}'@'%'`);
+      await conn.end();
+    }
+    await dropDatabase(db);
+  };
+  try {
+    const conn = await direct(db);
+    try {
+      await options.setup?.(conn, db);
+      if (account) {
+        await conn.query(
+          `CREATE USER '${account.username}'@'%' IDENTIFIED BY '${account.password}'`,
+        );
+        await conn.query(`GRANT ${account.grant} ON \`${db}\`.* TO '${account.username}'@'%'`);
+      }
+    } finally {
+      await conn.end();
+    }
+    proxy = await startMysqlProxy({
+      port: 0,
+      host: '127.0.0.1',
+      sessions: options.sessions,
+      logger: silentLogger,
+    });
+    return { proxy, db, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
 
 /** A raw client logged in through the proxy as `code` (no TLS, any password). */
