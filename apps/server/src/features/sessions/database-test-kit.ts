@@ -8,9 +8,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Selectable } from 'kysely';
 import { expect } from 'vitest';
 import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
 import { freePort } from '../../../../gateway/src/test/net';
+import type { EventLogTable } from '../../db/schema';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
 import {
   addMembersTo,
@@ -158,6 +160,17 @@ export function sessionsOf(t: TestApp, accountId: number, way: string) {
     .where('way', '=', way)
     .orderBy('id', 'desc')
     .execute();
+}
+
+/** The event log's alarms (log_type 'alarm'): those of one way, of one event, or both. */
+export function alarmsOf(
+  t: TestApp,
+  where: { way?: string; event?: string },
+): Promise<Selectable<EventLogTable>[]> {
+  let query = t.ctx.db.selectFrom('event_log').selectAll().where('log_type', '=', 'alarm');
+  if (where.way !== undefined) query = query.where('way', '=', where.way);
+  if (where.event !== undefined) query = query.where('event', '=', where.event);
+  return query.execute();
 }
 
 /** A session's statement log, once the gateway has uploaded some of it. */

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, TestClient } from '../../test/harness';
 import { member } from '../workgroups/test-fixtures';
 import {
+  alarmsOf,
   sessionsOf,
   setRules as setDatabaseRules,
   startDatabaseStack,
@@ -160,12 +161,7 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
     expect(rows).toEqual([{ n: 2 }]);
     await client.end();
     await setRules({});
-    const alarms = await t.ctx.db
-      .selectFrom('event_log')
-      .selectAll()
-      .where('log_type', '=', 'alarm')
-      .where('way', '=', 'mysql')
-      .execute();
+    const alarms = await alarmsOf(t, { way: 'mysql' });
     expect(alarms.length).toBeGreaterThanOrEqual(5);
     expect(alarms[0]).toMatchObject({ event: 'intercept', account: 'erin@demo.local' });
   });

@@ -19,6 +19,7 @@ import {
 import type { TestApp, TestClient } from '../../test/harness';
 import { addResourcesTo, member, projectResourceId } from '../workgroups/test-fixtures';
 import {
+  alarmsOf,
   sessionsOf,
   setRules as setDatabaseRules,
   startDatabaseStack,
@@ -232,12 +233,7 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     expect((await client.query('SELECT count(*)::int AS n FROM orders')).rows).toEqual([{ n: 2 }]);
     await client.end();
     await setRules({});
-    const alarms = await t.ctx.db
-      .selectFrom('event_log')
-      .selectAll()
-      .where('log_type', '=', 'alarm')
-      .where('way', '=', 'postgresql')
-      .execute();
+    const alarms = await alarmsOf(t, { way: 'postgresql' });
     expect(alarms.length).toBeGreaterThanOrEqual(4);
     expect(alarms[0]).toMatchObject({ event: 'intercept', account: 'erin@demo.local' });
   });
@@ -307,12 +303,7 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
       rows: 2,
       action: 'notice',
     });
-    const notices = await t.ctx.db
-      .selectFrom('event_log')
-      .selectAll()
-      .where('log_type', '=', 'alarm')
-      .where('event', '=', 'notice')
-      .execute();
+    const notices = await alarmsOf(t, { event: 'notice' });
     // COPY … FROM inserts rows: the insert rule's alarm sees it too.
     expect(notices.map((n) => [n.way, n.command, n.notice_accounts])).toEqual([
       ['postgresql', 'COPY orders FROM STDIN', JSON.stringify(['watcher'])],
