@@ -15,13 +15,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
+import type { Gateway } from '../apps/gateway/src/control/client';
 import { recordingStore } from '../apps/server/src/features/recordings/store';
 import { openSshClient, run } from '../apps/server/src/features/sessions/openssh.test-helpers';
 import { nowSeconds } from '../apps/server/src/lib/time';
 import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
 import { api, login, UI_TIMEOUT } from './console';
+import { clusterWithKey, connectedGateway } from './fixtures';
 import { freePort } from '../apps/gateway/src/test/net';
 
 let e2e: E2E;
@@ -117,25 +118,14 @@ describe('the file log', () => {
     // A cluster with its gateway's SSH proxy, the real sshd (with sftp) as a resource in a
     // workgroup the administrator belongs to, and a code reached by the administrator's key.
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-e2e-file-log-'));
-    const clusterId = (await api<{ id: number }>(context, 'POST', '/v1/network', { name: 'Lab' }))
-      .id;
-    const scripts = await api<{ install: string }>(
-      context,
-      'GET',
-      `/v1/network/${clusterId}/agent_scripts`,
-    );
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(scripts.install)?.[1] ?? '';
+    const { clusterId, key } = await clusterWithKey(context, 'Lab');
     sshd = await startSshd({ options: ['Subsystem sftp internal-sftp'] });
     const port = await freePort();
-    gateway = startGateway({
-      server: e2e.baseUrl,
-      key,
+    gateway = await connectedGateway(e2e, key, {
       host: '127.0.0.1',
       ports: { ssh_port: port },
       sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
     });
-    await gateway.connected;
-    await gateway.sshProxy;
     const server = await api<{ id: number }>(context, 'POST', '/v1/resource', {
       network_id: clusterId,
       name: 'sshd-files',

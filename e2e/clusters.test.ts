@@ -17,10 +17,11 @@ import ExcelJS from 'exceljs';
 import mysql from 'mysql2/promise';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
+import type { Gateway } from '../apps/gateway/src/control/client';
 import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
 import { api, expectNotice, login, UI_TIMEOUT, waitForNoticesGone } from './console';
+import { clusterKey, connectedGateway } from './fixtures';
 
 /** A gateway task (a login, a scan of 256 addresses) can take a while on a slow machine. */
 const TASK_TIMEOUT = 60_000;
@@ -163,14 +164,8 @@ describe('clusters', () => {
     );
     clusterId = list.objects.find((c) => c.name === CLUSTER)?.id ?? 0;
     expect(clusterId).toBeGreaterThan(0);
-    const scripts = await api<{ install: string }>(
-      admin.context,
-      'GET',
-      `/v1/network/${clusterId}/agent_scripts`,
-    );
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(scripts.install)?.[1] ?? '';
-    gateway = startGateway({ server: e2e.baseUrl, key, host: 'gw.e2e' });
-    await gateway.connected;
+    const key = await clusterKey(admin.context, clusterId);
+    gateway = await connectedGateway(e2e, key, { host: 'gw.e2e' });
 
     await row(page, CLUSTER).getByRole('link', { name: 'Details' }).click();
     await page.waitForURL(`**/settings/cluster/${clusterId}?type=ecs`);

@@ -11,11 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
+import type { Gateway } from '../apps/gateway/src/control/client';
 import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
 import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
-import { addMember, clusterWithKey, workgroupWith } from './fixtures';
+import { addMember, clusterWithKey, connectedGateway, workgroupWith } from './fixtures';
 import { freePort } from '../apps/gateway/src/test/net';
 
 const MEMBER = { account: 'grace@demo.local', name: 'Grace', password: 'Member#Pass2026' };
@@ -61,15 +61,11 @@ beforeAll(async () => {
   const { context } = admin;
   const { clusterId, key } = await clusterWithKey(context, 'Lab');
   sshd = await startSshd({});
-  gateway = startGateway({
-    server: e2e.baseUrl,
-    key,
+  gateway = await connectedGateway(e2e, key, {
     host: '127.0.0.1',
     ports: { webssh_port: await freePort(), ssh_port: await freePort() },
     webTerminal: { dataDir: path.join(tmpDir, 'gateway'), listenHost: '127.0.0.1' },
   });
-  await gateway.connected;
-  await gateway.webTerminal;
 
   resourceId = (
     await api<{ id: number }>(context, 'POST', '/v1/resource', {

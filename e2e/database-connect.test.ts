@@ -11,10 +11,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
+import type { Gateway } from '../apps/gateway/src/control/client';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
 import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
-import { addMember, clusterWithKey, workgroupWith } from './fixtures';
+import { addMember, clusterWithKey, connectedGateway, workgroupWith } from './fixtures';
 import { freePort } from '../apps/gateway/src/test/net';
 
 const MEMBER = { account: 'hana@demo.local', name: 'Hana', password: 'Member#Pass2026' };
@@ -48,7 +48,8 @@ async function fresh(locale?: string): Promise<{ context: BrowserContext; page: 
   return made;
 }
 
-beforeAll(async () => {
+/** Runs statements in PostgreSQL as its superuser. */
+async function asPostgres(...statements: string[]): Promise<void> {
   const superuser = new pg.Client({
     host: '127.0.0.1',
     port: 5432,
@@ -56,9 +57,12 @@ beforeAll(async () => {
     database: 'postgres',
   });
   await superuser.connect();
-  await superuser.query(`DROP DATABASE IF EXISTS ${SCRATCH}`);
-  await superuser.query(`CREATE DATABASE ${SCRATCH}`);
+  for (const sql of statements) await superuser.query(sql);
   await superuser.end();
+}
+
+beforeAll(async () => {
+  await asPostgres(`DROP DATABASE IF EXISTS ${SCRATCH}`, `CREATE DATABASE ${SCRATCH}`);
   execSync(
     `mysql -h 127.0.0.1 -P 3306 -u root -e "CREATE DATABASE IF NOT EXISTS ${SCRATCH}; ` +
       `DROP USER IF EXISTS '${MARIA_USER}'@'%'; ` +
@@ -72,15 +76,11 @@ beforeAll(async () => {
   await login(e2e, admin.context, admin.page, { username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   const { context } = admin;
   const { clusterId, key } = await clusterWithKey(context, 'Data');
-  gateway = startGateway({
-    server: e2e.baseUrl,
-    key,
+  gateway = await connectedGateway(e2e, key, {
     host: '127.0.0.1',
     ports: { postgresql_port: await freePort(), mysql_port: await freePort() },
     databaseProxies: { dataDir: path.join(tmpDir, 'gateway'), listenHost: '127.0.0.1' },
   });
-  await gateway.connected;
-  await gateway.databaseProxies;
 
   const ids: number[] = [];
   for (const db of DATABASES) {
@@ -120,15 +120,7 @@ afterAll(async () => {
   for (const context of opened) await context.close().catch(() => undefined);
   await e2e?.close();
   if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
-  const superuser = new pg.Client({
-    host: '127.0.0.1',
-    port: 5432,
-    user: 'postgres',
-    database: 'postgres',
-  });
-  await superuser.connect();
-  await superuser.query(`DROP DATABASE IF EXISTS ${SCRATCH} WITH (FORCE)`);
-  await superuser.end();
+  await asPostgres(`DROP DATABASE IF EXISTS ${SCRATCH} WITH (FORCE)`);
   execSync(
     `mysql -h 127.0.0.1 -P 3306 -u root -e "DROP DATABASE IF EXISTS ${SCRATCH}; DROP USER IF EXISTS '${MARIA_USER}'@'%'"`,
   );

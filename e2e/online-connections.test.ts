@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
+import type { Gateway } from '../apps/gateway/src/control/client';
 import {
   openSshClient,
   run,
@@ -19,7 +19,7 @@ import {
 import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
 import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
-import { addMember, clusterWithKey, workgroupWith } from './fixtures';
+import { addMember, clusterWithKey, connectedGateway, workgroupWith } from './fixtures';
 import { freePort } from '../apps/gateway/src/test/net';
 
 const MEMBER = { account: 'ada@demo.local', name: 'Ada', password: 'Member#Pass2026' };
@@ -77,15 +77,11 @@ beforeAll(async () => {
   const { clusterId, key } = await clusterWithKey(context, 'Lab');
   sshd = await startSshd({});
   sshPort = await freePort();
-  gateway = startGateway({
-    server: e2e.baseUrl,
-    key,
+  gateway = await connectedGateway(e2e, key, {
     host: '127.0.0.1',
     ports: { ssh_port: sshPort },
     sshProxy: { dataDir: path.join(tmpDir, 'gateway'), listenHost: '127.0.0.1' },
   });
-  await gateway.connected;
-  await gateway.sshProxy;
 
   const server = await api<{ id: number }>(context, 'POST', '/v1/resource', {
     network_id: clusterId,

@@ -18,16 +18,10 @@ import { promisify } from 'node:util';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { startGateway, type Gateway } from '../apps/gateway/src/control/client';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  lastMailLink,
-  screenshot,
-  startE2E,
-  type E2E,
-} from './harness';
+import type { Gateway } from '../apps/gateway/src/control/client';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
 import { api, expectNotice, login, UI_TIMEOUT, waitForNoticesGone } from './console';
+import { addMember, clusterWithKey, connectedGateway } from './fixtures';
 
 const CLUSTER = 'Lab';
 const MINE = 'Night shift';
@@ -129,17 +123,9 @@ beforeAll(async () => {
   const { context } = admin;
 
   // A cluster with a real gateway (so agent_status is 1) and a one-hour code maximum.
-  const clusterId = (await api<{ id: number }>(context, 'POST', '/v1/network', { name: CLUSTER }))
-    .id;
+  const { clusterId, key } = await clusterWithKey(context, CLUSTER);
   await api(context, 'PATCH', `/network/${clusterId}`, { max_tunnel_expire_time: MAX_SECONDS });
-  const scripts = await api<{ install: string }>(
-    context,
-    'GET',
-    `/v1/network/${clusterId}/agent_scripts`,
-  );
-  const key = /PORTCULLIS_KEY='([^']+)'/.exec(scripts.install)?.[1] ?? '';
-  gateway = startGateway({ server: e2e.baseUrl, key, host: 'gw.e2e' });
-  await gateway.connected;
+  gateway = await connectedGateway(e2e, key, { host: 'gw.e2e' });
 
   const resource = (body: Record<string, unknown>) =>
     api<{ id: number }>(context, 'POST', '/v1/resource', { network_id: clusterId, ...body });
@@ -166,19 +152,7 @@ beforeAll(async () => {
   const other = await server('ledger', '10.30.0.41', ['root']);
 
   // The member, with a password set through the link their welcome mail carries.
-  memberId = (
-    await api<{ id: number }>(context, 'POST', '/v1/account', {
-      account: MEMBER.account,
-      name: MEMBER.name,
-      is_admin: 0,
-    })
-  ).id;
-  const link = new URL(lastMailLink(e2e));
-  await api(context, 'POST', '/auth/reset_passwd', {
-    code: link.searchParams.get('code'),
-    account: MEMBER.account,
-    pwd: MEMBER.password,
-  });
+  memberId = await addMember(e2e, context, MEMBER);
 
   // Her workgroup, and one she is not in.
   workgroupId = (
@@ -476,19 +450,7 @@ describe("a member's workgroups", () => {
       account_id: memberId,
       role: 1,
     });
-    const bobId = (
-      await api<{ id: number }>(admin.context, 'POST', '/v1/account', {
-        account: BOB.account,
-        name: BOB.name,
-        is_admin: 0,
-      })
-    ).id;
-    const link = new URL(lastMailLink(e2e));
-    await api(admin.context, 'POST', '/auth/reset_passwd', {
-      code: link.searchParams.get('code'),
-      account: BOB.account,
-      pwd: BOB.password,
-    });
+    const bobId = await addMember(e2e, admin.context, BOB);
 
     await page.goto(`/operation/workgroup/${workgroupId}?type=member`);
     await page
