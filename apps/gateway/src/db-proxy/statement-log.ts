@@ -40,21 +40,39 @@ export interface StatementLog {
   close(): Promise<void>;
 }
 
-function line(entry: StatementEntry, logFilter: LogFilterMatcher | undefined): string {
+/**
+ * The ISO time of an epoch millisecond. Every statement gets one, so the date and time up to the
+ * second are formatted once per second, not per line.
+ */
+let isoSecond = -1;
+let isoPrefix = '';
+function isoTime(epochMs: number): string {
+  const ms = Math.floor(epochMs);
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, 20); // 2026-11-22T18:40:05.
+  }
+  return `${isoPrefix}${String(ms - second * 1000).padStart(3, '0')}Z`;
+}
+
+/**
+ * One JSON line, written out by hand: the same text JSON.stringify gives an object with these
+ * keys in this order (strings escaped by JSON.stringify itself), at a fraction of the cost on a
+ * path that runs for every statement.
+ */
+export function line(entry: StatementEntry, logFilter: LogFilterMatcher | undefined): string {
   const text =
     entry.statement.length > STATEMENT_LOG_TEXT_MAX
       ? `${entry.statement.slice(0, STATEMENT_LOG_TEXT_MAX)} [… ${entry.statement.length} characters in all]`
       : entry.statement;
-  return `${JSON.stringify({
-    time: new Date(entry.startedAt).toISOString(),
-    database: entry.database,
-    statement: hideMatch(logFilter, text, LOG_FILTER_HIDDEN.command),
-    duration_ms: Math.round(entry.durationMs * 1000) / 1000,
-    ...(entry.rows !== undefined && { rows: entry.rows }),
-    ...(entry.error !== undefined && { error: entry.error }),
-    ...(entry.action && { action: entry.action }),
-    ...(entry.rule && { rule: entry.rule }),
-  })}\n`;
+  const statement = hideMatch(logFilter, text, LOG_FILTER_HIDDEN.command);
+  let out = `{"time":"${isoTime(entry.startedAt)}","database":${JSON.stringify(entry.database)},"statement":${JSON.stringify(statement)},"duration_ms":${Math.round(entry.durationMs * 1000) / 1000}`;
+  if (entry.rows !== undefined) out += `,"rows":${entry.rows}`;
+  if (entry.error !== undefined) out += `,"error":${JSON.stringify(entry.error)}`;
+  if (entry.action) out += `,"action":"${entry.action}"`;
+  if (entry.rule) out += `,"rule":${JSON.stringify(entry.rule)}`;
+  return `${out}}\n`;
 }
 
 export function createStatementLog(

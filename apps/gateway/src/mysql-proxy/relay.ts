@@ -135,9 +135,10 @@ export class Relay {
       this.fatal(e.kind, `Portcullis: ${e.message}`, this.inSeq + 1);
       return;
     }
-    // Commands wait their turn; while one is waiting, the client is not read further.
-    if (this.queue.length > 0) this.client.pause();
     this.pump();
+    // Commands wait their turn; while one is waiting, the client is not read further. (Paused
+    // only when one waits: pausing and resuming for every command costs a tick each.)
+    if (this.queue.length > 0) this.client.pause();
   }
 
   /** 3-byte length + seq; a payload of exactly 0xffffff continues in the next packet. */
@@ -191,7 +192,7 @@ export class Relay {
     while (!this.busy && !this.closed) {
       const command = this.queue.shift();
       if (!command) {
-        this.client.resume();
+        if (this.client.isPaused()) this.client.resume();
         return;
       }
       this.busy = true;

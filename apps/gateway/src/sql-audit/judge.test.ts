@@ -476,3 +476,18 @@ describe('mysql texts of one shape (parsed once, judged each)', () => {
     blocked('mysql', "SELECT 'x' /* ; */; DELETE FROM orders WHERE a = 'b'", DELETE_ORDERS);
   });
 });
+
+describe.each(DIALECTS)('%s without a policy: one plain statement needs no lexing', (dialect) => {
+  it.each([
+    ['  select c from t where id = 1  ', 'select c from t where id = 1', 'select'],
+    ['(SELECT 1)', '(SELECT 1)', 'select'],
+    ['UPDATE"t" SET a = 1', 'UPDATE"t" SET a = 1', 'update'],
+    ["INSERT INTO t VALUES ('a')", "INSERT INTO t VALUES ('a')", 'insert'],
+    ["'delete' SELECT", "'delete' SELECT", 'select'],
+    // A backtick quotes a name in MySQL only.
+    ['`drop` x', '`drop` x', dialect === 'mysql' ? 'other' : 'drop'],
+  ])('%s', (sql, text, op) => {
+    const verdict = passed(dialect, sql, undefined);
+    expect(verdict.statements.map((s) => [s.text, s.op])).toEqual([[text, op]]);
+  });
+});

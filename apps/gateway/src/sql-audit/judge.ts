@@ -173,8 +173,25 @@ function judged(statements: StatementFacts[]): JudgedStatement[] {
   }));
 }
 
+/**
+ * A text that is plainly one statement: no `;`, no comment, and its first word before any
+ * quote. Most statements an application sends look like this; they need no lexing.
+ */
+const SPLITS_OR_COMMENTS = /;|--|\/\*|#/;
+const FIRST_WORD = /[A-Za-z_]+/;
+const QUOTE = /['"`$]/;
+
+function plainStatement(sql: string): JudgedStatement | undefined {
+  if (SPLITS_OR_COMMENTS.test(sql)) return undefined;
+  const word = FIRST_WORD.exec(sql);
+  if (!word || QUOTE.test(sql.slice(0, word.index))) return undefined;
+  return { text: sql.trim(), op: kindOfFirstWord(word[0].toLowerCase()), tables: [] };
+}
+
 /** The no-policy path: statement texts and a kind from the first word, no parse. */
 function split(dialect: SqlDialect, sql: string): JudgedStatement[] {
+  const plain = plainStatement(sql);
+  if (plain) return [plain];
   if (dialect === 'mysql') {
     return splitMysql(sql).map(({ text, word }) => ({
       text,

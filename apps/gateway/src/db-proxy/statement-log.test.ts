@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { line, type StatementEntry } from './statement-log';
+
+/** What the line was before it was written out by hand. */
+function reference(entry: StatementEntry): string {
+  return `${JSON.stringify({
+    time: new Date(entry.startedAt).toISOString(),
+    database: entry.database,
+    statement: entry.statement,
+    duration_ms: Math.round(entry.durationMs * 1000) / 1000,
+    ...(entry.rows !== undefined && { rows: entry.rows }),
+    ...(entry.error !== undefined && { error: entry.error }),
+    ...(entry.action && { action: entry.action }),
+    ...(entry.rule && { rule: entry.rule }),
+  })}\n`;
+}
+
+describe('statement log line', () => {
+  it('is exactly the JSON of the entry, whatever its fields and characters', () => {
+    const entries: StatementEntry[] = [
+      {
+        startedAt: 1_790_000_000_000,
+        database: 'shop',
+        statement: 'SELECT 1',
+        durationMs: 0.1234,
+        rows: 1,
+      },
+      {
+        startedAt: 1_790_000_000_007,
+        database: 'shop',
+        statement: 'SELECT 1',
+        durationMs: 0,
+        rows: 0,
+      },
+      { startedAt: 1_790_000_000_999, database: 'shop', statement: 'SELECT 1', durationMs: 2 },
+      {
+        startedAt: 1_790_000_001_050,
+        database: 'we"ird\\db',
+        statement: 'SELECT \'a\'\n\t"你好" \u0000 \u2028',
+        durationMs: 12.3456789,
+        error: 'Table "x" doesn\'t exist',
+      },
+      {
+        startedAt: 1_790_000_002_000,
+        database: 'shop',
+        statement: 'DELETE FROM orders',
+        durationMs: 0,
+        action: 'blocked',
+        rule: 'DELETE orders',
+      },
+      {
+        startedAt: 1_790_000_003_500,
+        database: '',
+        statement: 'UPDATE t SET a = 1',
+        durationMs: 3,
+        rows: 5,
+        action: 'notice',
+        rule: 'UPDATE t',
+      },
+    ];
+    for (const entry of entries) {
+      const written = line(entry, undefined);
+      expect(written).toBe(reference(entry));
+      expect(JSON.parse(written)).toEqual(JSON.parse(reference(entry)));
+    }
+  });
+});
