@@ -491,3 +491,26 @@ describe.each(DIALECTS)('%s without a policy: one plain statement needs no lexin
     expect(verdict.statements.map((s) => [s.text, s.op])).toEqual([[text, op]]);
   });
 });
+
+describe.each(DIALECTS)('%s: several rules match one statement', (dialect) => {
+  it('names the first of them in the policy’s order, whatever their ops', () => {
+    const sql = 'DELETE FROM orders WHERE id IN (SELECT id FROM secret)';
+    const selectFirst = policy([
+      { op: 'update', table: 'orders' },
+      { op: 'select', table: 'secret' },
+      { op: 'delete', table: 'orders' },
+    ]);
+    expect(blocked(dialect, sql, selectFirst)).toMatchObject({
+      rule: { op: 'select', table: 'secret' },
+    });
+    const deleteFirst = policy([
+      { op: 'delete', table: 'orders' },
+      { op: 'select', table: 'secret' },
+    ]);
+    expect(blocked(dialect, sql, deleteFirst)).toMatchObject({
+      rule: { op: 'delete', table: 'orders' },
+    });
+    const notices = judgeSql(dialect, sql, policy([], deleteFirst.block));
+    expect(notices).toMatchObject({ action: 'pass', notices: deleteFirst.block });
+  });
+});

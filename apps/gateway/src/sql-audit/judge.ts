@@ -83,7 +83,7 @@ function applyPolicy(description: Description, policy: SqlPolicy): SqlVerdict {
           `${BLOCKED}: the statement could not be parsed, and this database has rules`,
         );
       }
-      const rule = policy.block.find((candidate) => ruleMatches(candidate, statement));
+      const rule = firstMatch(byOp(policy.block), statement);
       if (rule) return block('rule', `${BLOCKED}: rule ${describeRule(rule)}`, rule);
       if (statement.opaque && hasRules) {
         return block(
@@ -98,8 +98,8 @@ function applyPolicy(description: Description, policy: SqlPolicy): SqlVerdict {
           `${BLOCKED}: it changes data or schema: submit a SQL application to run it`,
         );
       }
-      for (const candidate of policy.notice) {
-        if (ruleMatches(candidate, statement)) notices.add(candidate);
+      for (const candidate of candidatesFor(byOp(policy.notice), statement)) {
+        if (ruleMatches(candidate.rule, statement)) notices.add(candidate.rule);
       }
     }
   }
@@ -108,6 +108,47 @@ function applyPolicy(description: Description, policy: SqlPolicy): SqlVerdict {
     statements: judged(description.readings[0] ?? []),
     notices: [...notices],
   };
+}
+
+interface IndexedRule {
+  rule: SqlRule;
+  /** Its place in the policy: the first rule that matches is the one named. */
+  order: number;
+}
+
+/** A policy's rules by op, made once per rule list (a rule only matches statements of its op). */
+const indexes = new WeakMap<SqlRule[], Map<string, IndexedRule[]>>();
+
+function byOp(rules: SqlRule[]): Map<string, IndexedRule[]> {
+  const known = indexes.get(rules);
+  if (known) return known;
+  const index = new Map<string, IndexedRule[]>();
+  rules.forEach((rule, order) => {
+    const list = index.get(rule.op) ?? [];
+    list.push({ rule, order });
+    index.set(rule.op, list);
+  });
+  indexes.set(rules, index);
+  return index;
+}
+
+/** The rules whose op is the statement's kind or one of its accesses', in policy order. */
+function candidatesFor(
+  index: Map<string, IndexedRule[]>,
+  statement: StatementFacts,
+): IndexedRule[] {
+  if (index.size === 0) return [];
+  const ops = new Set([statement.kind, ...statement.accesses.map((a) => a.op)]);
+  const found: IndexedRule[] = [];
+  for (const op of ops) found.push(...(index.get(op) ?? []));
+  return ops.size > 1 ? found.sort((a, b) => a.order - b.order) : found;
+}
+
+function firstMatch(
+  index: Map<string, IndexedRule[]>,
+  statement: StatementFacts,
+): SqlRule | undefined {
+  return candidatesFor(index, statement).find((c) => ruleMatches(c.rule, statement))?.rule;
 }
 
 function block(
