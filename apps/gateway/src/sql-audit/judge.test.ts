@@ -481,6 +481,12 @@ describe.each(DIALECTS)('%s without a policy: one plain statement needs no lexin
   it.each([
     ['  select c from t where id = 1  ', 'select c from t where id = 1', 'select'],
     ['(SELECT 1)', '(SELECT 1)', 'select'],
+    [
+      'SELECT abalance FROM pgbench_accounts WHERE aid = 7;',
+      'SELECT abalance FROM pgbench_accounts WHERE aid = 7',
+      'select',
+    ],
+    ['delete from t ; \n ', 'delete from t', 'delete'],
     ['UPDATE"t" SET a = 1', 'UPDATE"t" SET a = 1', 'update'],
     ["INSERT INTO t VALUES ('a')", "INSERT INTO t VALUES ('a')", 'insert'],
     ["'delete' SELECT", "'delete' SELECT", 'select'],

@@ -215,18 +215,22 @@ function judged(statements: StatementFacts[]): JudgedStatement[] {
 }
 
 /**
- * A text that is plainly one statement: no `;`, no comment, and its first word before any
- * quote. Most statements an application sends look like this; they need no lexing.
+ * A text that is plainly one statement: no `;` but perhaps one at the end, no comment, and its
+ * first word before any quote. Most statements an application sends look like this; they need no lexing.
  */
 const SPLITS_OR_COMMENTS = /;|--|\/\*|#/;
 const FIRST_WORD = /[A-Za-z_]+/;
 const QUOTE = /['"`$]/;
 
 function plainStatement(sql: string): JudgedStatement | undefined {
-  if (SPLITS_OR_COMMENTS.test(sql)) return undefined;
-  const word = FIRST_WORD.exec(sql);
-  if (!word || QUOTE.test(sql.slice(0, word.index))) return undefined;
-  return { text: sql.trim(), op: kindOfFirstWord(word[0].toLowerCase()), tables: [] };
+  // One `;` at the very end (psql and pgbench send one) ends the statement and splits nothing.
+  const semicolon = sql.indexOf(';');
+  const body = semicolon === -1 ? sql : sql.slice(0, semicolon);
+  if (semicolon !== -1 && sql.slice(semicolon + 1).trim() !== '') return undefined;
+  if (SPLITS_OR_COMMENTS.test(body)) return undefined;
+  const word = FIRST_WORD.exec(body);
+  if (!word || QUOTE.test(body.slice(0, word.index))) return undefined;
+  return { text: body.trim(), op: kindOfFirstWord(word[0].toLowerCase()), tables: [] };
 }
 
 /** The no-policy path: statement texts and a kind from the first word, no parse. */
