@@ -1,5 +1,15 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { line, type StatementEntry } from './statement-log';
+import { silentLogger } from '../core/logger';
+import { spoolFile } from '../recording/recorder';
+import {
+  createStatementLog,
+  line,
+  STATEMENT_LOG_TEXT_MAX,
+  type StatementEntry,
+} from './statement-log';
 
 /** What the line was before it was written out by hand. */
 function reference(entry: StatementEntry): string {
@@ -63,5 +73,30 @@ describe('statement log line', () => {
       expect(written).toBe(reference(entry));
       expect(JSON.parse(written)).toEqual(JSON.parse(reference(entry)));
     }
+  });
+});
+
+describe('a statement log that cannot keep up', () => {
+  it('ends the session once, and still writes every line it was given', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statement-log-'));
+    let failures = 0;
+    const log = createStatementLog(dir, 7, silentLogger, () => (failures += 1));
+    // 100 statements of 64 KiB in one tick: far more than the 4 MiB that may wait.
+    const big = 'x'.repeat(STATEMENT_LOG_TEXT_MAX - 100);
+    for (let i = 0; i < 100; i++) {
+      log.write({
+        startedAt: Date.now(),
+        database: 'db',
+        statement: `SELECT '${i}' /* ${big} */`,
+        durationMs: 1,
+        rows: 1,
+      });
+    }
+    expect(failures).toBe(1);
+    await log.close();
+    const lines = fs.readFileSync(spoolFile(dir, 7), 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(100);
+    expect(JSON.parse(lines[99]!).statement).toMatch(/^SELECT '99'/);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

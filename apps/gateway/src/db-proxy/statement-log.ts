@@ -86,7 +86,7 @@ export function createStatementLog(
   // The file exists from the start, so the uploader (told at once) finds it.
   fs.mkdirSync(dir, { recursive: true });
   fs.closeSync(fs.openSync(file, 'a', 0o600));
-  let dropped = 0;
+  let overflowed = false;
   const spool = createSpoolWriter(file, {
     flushMs: FLUSH_MS,
     onError(err) {
@@ -100,27 +100,23 @@ export function createStatementLog(
       if (spool.failed) return;
       const text = line(entry, logFilter);
       if (
-        spool.pendingBytes + text.length > MAX_PENDING_BYTES ||
-        spool.written > RECORDING_MAX_BYTES
+        !overflowed &&
+        (spool.pendingBytes + text.length > MAX_PENDING_BYTES ||
+          spool.written > RECORDING_MAX_BYTES)
       ) {
         // A log that cannot keep every statement ends the session (fail closed): a flood of
-        // large statements must not push a later one out of the log unseen.
-        dropped += 1;
-        spool.abandon();
+        // large statements must not push a later one out of the log unseen. What it holds
+        // is still written, and so are the lines of statements in flight while the session
+        // ends: each of them ran.
+        overflowed = true;
         logger.warn(
           { connection_id: connectionId },
           'the statement log cannot keep up or is full; ending the session',
         );
         onFailure();
-        return;
       }
       spool.push(text);
     },
-    async close() {
-      await spool.close();
-      if (dropped > 0) {
-        logger.warn({ connection_id: connectionId, dropped }, 'statement log lines were dropped');
-      }
-    },
+    close: () => spool.close(),
   };
 }

@@ -348,11 +348,43 @@ export class Conversation {
     while (this.pending.length > 0 && this.pending[0]!.kind !== 'sync') this.pending.shift();
   }
 
+  /**
+   * The connection is gone (the client left, the target died, or the session was cut): each
+   * statement sent and not answered may have run, so it is logged, as cut short. Refused ones
+   * were logged when they were refused.
+   */
+  close(): void {
+    const error = 'the connection closed before its result';
+    const items = this.pending.splice(0);
+    items.forEach((item, i) => {
+      if (item.kind === 'simple' && !item.refused) {
+        while (item.index < item.statements.length) this.finishSimple(item, { error });
+      } else if (item.kind === 'execute') {
+        const named = this.unconfirmed(items.slice(0, i), item.portal);
+        // A portal of a refused statement: the target skipped it after the refusal's error.
+        if (named !== null) this.finish(item, { error }, named);
+      }
+    });
+  }
+
+  /**
+   * A portal bound in the same batch, whose BindComplete has not come back yet: its statement,
+   * or null when that statement was refused.
+   */
+  private unconfirmed(before: Pending[], portal: string): Named | null | undefined {
+    const bind = before.findLast((p) => p.kind === 'bind' && p.portal === portal);
+    if (bind?.kind !== 'bind') return undefined;
+    const parse = before.findLast((p) => p.kind === 'parse' && p.name === bind.statement);
+    if (parse?.kind === 'parse') return parse.refused ? null : parse.named;
+    return this.statements.get(bind.statement);
+  }
+
   private finish(
     item: Extract<Pending, { kind: 'execute' }>,
     outcome: { rows?: number; error?: string },
+    unconfirmed?: Named | null,
   ): void {
-    const portal = this.portals.get(item.portal);
+    const portal = this.portals.get(item.portal) ?? unconfirmed ?? undefined;
     this.events.log({
       startedAt: item.startedAt,
       database: this.database,

@@ -55,6 +55,7 @@ export function relaySession(options: RelayOptions): void {
       setTimeout(() => client.destroy(), 200).unref();
     } else client.destroy();
     target.destroy();
+    conversation.close();
     options.onEnd();
     void session.end();
   };

@@ -312,6 +312,29 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     await setRules({});
   });
 
+  it.each([
+    ['a simple query', 'SELECT pg_sleep(30)', []],
+    ['a prepared one, bound in the same batch', 'SELECT pg_sleep($1::int)', [30]],
+  ])(
+    'logs %s still running when the session is cut, as cut before its result',
+    async (_, sql, values) => {
+      const client = connect();
+      client.on('error', () => undefined);
+      await client.connect();
+      const slow = client.query(sql, values).catch((err: Error) => err);
+      const [row] = await connections();
+      await new Promise((r) => setTimeout(r, 300));
+      const cut = await admin.delete(`/api/tunnel_connection/${row!.id}`);
+      expect(cut.statusCode, cut.body).toBe(200);
+      expect(await slow).toBeInstanceOf(Error);
+      await until(async () => (await connections())[0]?.ended_at !== null);
+      const log = await statementLog(row!.id);
+      expect(log.map((l) => [l.statement, l.error])).toEqual([
+        [sql, 'the connection closed before its result'],
+      ]);
+    },
+  );
+
   it('passes a cancel request on to PostgreSQL through the gateway’s own key', async () => {
     const client = connect();
     await client.connect();
