@@ -12,9 +12,10 @@
  * password then crosses the network as typed, so use TLS (`--ssl`) for temporary
  * authorizations when the gateway has a certificate.
  *
- * Limits: only 4.1 clients (CLIENT_PROTOCOL_41) are accepted; no compression; the connection
- * id in the greeting is a random number, not the target's thread id (a client's Ctrl-C
- * `KILL QUERY <id>` through a second connection finds no such thread instead of a wrong one).
+ * Limits: only 4.1 clients (CLIENT_PROTOCOL_41) are accepted; no compression. The connection
+ * id in the greeting is the gateway's own (random, high), not the target's thread id, which is
+ * not known yet: a client's Ctrl-C sends `KILL QUERY <id>` through a second connection, and the
+ * relay turns that id into the target's thread id (server.ts, relay.ts).
  */
 import crypto from 'node:crypto';
 import type net from 'node:net';
@@ -77,6 +78,8 @@ export interface ClientLogin {
   /** The sequence id of the client's last packet; the gateway answers with seq + 1. */
   seq: number;
   tls: boolean;
+  /** The connection id the greeting gave the client (what its Ctrl-C will ask to kill). */
+  connectionId: number;
 }
 
 /** A scramble like a real server's: 20 printable bytes, never NUL (part 2 is NUL-terminated). */
@@ -92,9 +95,9 @@ function scramble(): Buffer {
  * int<2> status / int<2> capabilities (high) / int<1> scramble length / string[10] reserved /
  * string[13] scramble part 2 (12 + NUL) / string<NUL> auth plugin name.
  */
-function greeting(salt: Buffer, caps: number): Buffer {
+function greeting(salt: Buffer, caps: number, connectionId: number): Buffer {
   const head = Buffer.alloc(4);
-  head.writeUInt32LE(0xf0000000 + crypto.randomInt(0x0fffffff), 0);
+  head.writeUInt32LE(connectionId, 0);
   const flags = Buffer.alloc(18);
   flags.writeUInt16LE(caps & 0xffff, 0);
   flags[2] = DEFAULT_COLLATION;
@@ -156,7 +159,8 @@ export async function readClientLogin(
   const caps = OFFERED_CAPS | (secureContext ? CAP.SSL : 0);
   let reader = new LoginReader(socket);
   let stream: Duplex = socket;
-  send(socket, greeting(scramble(), caps), 0);
+  const connectionId = 0xf0000000 + crypto.randomInt(0x0fffffff);
+  send(socket, greeting(scramble(), caps, connectionId), 0);
   let packet = await reader.next();
   expectSeq(packet, 1);
   let secure = false;
@@ -191,6 +195,7 @@ export async function readClientLogin(
     database: response.database,
     seq: packet.seq,
     tls: secure,
+    connectionId,
   };
 }
 

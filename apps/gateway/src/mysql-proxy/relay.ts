@@ -8,7 +8,8 @@
  * Commands dispatch through {@link COMMANDS}. Relayed: text queries and prepared statements
  * (judged at prepare time; COM_STMT_EXECUTE logs the prepared text), COM_INIT_DB (the database
  * must be one the resource offers), COM_PING, COM_FIELD_LIST, COM_SET_OPTION, COM_STATISTICS,
- * COM_PROCESS_INFO/KILL (the same as SHOW PROCESSLIST / KILL in SQL), COM_RESET_CONNECTION.
+ * COM_PROCESS_INFO/KILL (the same as SHOW PROCESSLIST / KILL in SQL; a KILL of a connection id
+ * the gateway greeted becomes the target's thread id, see ownKill), COM_RESET_CONNECTION.
  * Refused (fail closed): COM_CHANGE_USER (it would log in as someone else), and every other
  * command (COM_CREATE_DB/COM_DROP_DB would bypass the rules; replication and
  * COM_SHUTDOWN/COM_DEBUG have no place behind a bastion; MariaDB's bulk execute is not
@@ -31,6 +32,7 @@ import { decide, pairResults, type Judged, type TimedResult } from './statements
 
 /** The largest command the gateway reads (a big INSERT fits; a flood does not). */
 export const COMMAND_MAX = 64 * 1024 * 1024;
+const KILL = /^\s*KILL\s+(?:(QUERY|CONNECTION)\s+)?(\d{1,10})\s*;?\s*$/i;
 /** Statement texts remembered per connection (a client that never closes them is cut off). */
 const PREPARED_MAX = 10_000;
 
@@ -49,6 +51,11 @@ export interface RelayOptions {
   session: DbSession;
   database: string;
   offered: (database: string) => boolean;
+  /**
+   * The target's thread id behind a connection id the gateway greeted a client with, when that
+   * connection is the same member's on the same resource (a Ctrl-C's `KILL QUERY <id>`).
+   */
+  targetThreadOf(connectionId: number): number | undefined;
   logger: Logger;
   /** Both sockets are gone. */
   onClosed(): void;
@@ -68,7 +75,7 @@ const COMMANDS: Record<number, Handler> = {
   0x04: forwardAs('fields'),
   0x09: forwardAs('single'),
   0x0a: forwardAs('results'),
-  0x0c: forwardAs('single'),
+  0x0c: (relay, command) => relay.processKill(command),
   0x0e: forwardAs('single'),
   0x11: (relay, command) =>
     relay.refuse(
@@ -263,7 +270,38 @@ export class Relay {
 
   query(command: Command): void {
     const text = command.payload.subarray(1).toString('utf8');
+    const kill = this.ownKill(text);
+    if (kill !== undefined) {
+      // Stopping one's own statement touches no data: it needs no rule's leave.
+      const payload = Buffer.concat([Buffer.from([0x03]), Buffer.from(kill, 'utf8')]);
+      this.forwardLogged({ ...command, payload }, { statements: [{ text }], uses: [] }, Date.now());
+      return;
+    }
     this.judged(command, text, 'results');
+  }
+
+  /**
+   * `KILL [QUERY | CONNECTION] <id>` naming a connection the gateway greeted (the mysql
+   * client's Ctrl-C sends it through a second connection): the same statement with the
+   * target's thread id. Any other KILL goes on as written.
+   */
+  private ownKill(text: string): string | undefined {
+    const match = KILL.exec(text);
+    if (!match) return undefined;
+    const thread = this.options.targetThreadOf(Number(match[2]));
+    if (thread === undefined) return undefined;
+    return `KILL ${match[1] ? `${match[1].toUpperCase()} ` : ''}${thread}`;
+  }
+
+  /** COM_PROCESS_KILL: the same translation as a KILL statement's. */
+  processKill(command: Command): void {
+    const id = command.payload.length >= 5 ? command.payload.readUInt32LE(1) : -1;
+    const thread = this.options.targetThreadOf(id);
+    if (thread === undefined) return this.forward(command, 'single');
+    const payload = Buffer.alloc(5);
+    payload[0] = 0x0c;
+    payload.writeUInt32LE(thread, 1);
+    this.forward({ ...command, payload }, 'single');
   }
 
   prepare(command: Command): void {

@@ -56,6 +56,13 @@ function offeredBy(authorized: AuthorizedDb): (database: string) => boolean {
   return (database) => list.length === 0 || list.includes('*') || list.includes(database);
 }
 
+/** What a KILL through another connection needs to find this one on the target. */
+interface Killable {
+  threadId: number;
+  accountId: number;
+  resourceId: number;
+}
+
 interface Connection {
   socket: net.Socket;
   stream?: Duplex;
@@ -70,6 +77,8 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
     ? tls.createSecureContext({ key: options.tls.key, cert: options.tls.cert })
     : undefined;
   const connections = new Set<Connection>();
+  /** Relayed connections by the id their client was greeted with, for a Ctrl-C's KILL. */
+  const relayed = new Map<number, Killable>();
   let closing = false;
 
   /** Authorizes the code, asking a temporary authorization's password when needed. */
@@ -152,6 +161,13 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
         { ip: clientIp, connection_id: session.connectionId, tls: login.tls },
         'mysql session relayed',
       );
+      const killable: Killable = {
+        threadId: target.threadId,
+        accountId: authorized.resolved.account.id,
+        resourceId: authorized.resolved.resource.id,
+      };
+      const greetedId = login.connectionId;
+      relayed.set(greetedId, killable);
       new Relay({
         client: conn.stream,
         target: target.socket,
@@ -160,8 +176,16 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
         session,
         database: login.database,
         offered: offeredBy(authorized),
+        targetThreadOf: (id) => {
+          // Only the same member's connections to the same resource: an id is not a key.
+          const other = relayed.get(id);
+          return other?.accountId === killable.accountId && other.resourceId === killable.resourceId
+            ? other.threadId
+            : undefined;
+        },
         logger: logger.child({ connection_id: session.connectionId }),
         onClosed: () => {
+          relayed.delete(greetedId);
           conn.ended ??= session.end();
           void conn.ended.finally(() => connections.delete(conn));
         },

@@ -29,6 +29,8 @@ export interface TargetLogin {
   /** Bytes read past the OK packet (normally none). */
   rest: Buffer;
   serverVersion: string;
+  /** The target's id for this connection (its thread id, as KILL takes it). */
+  threadId: number;
 }
 
 /** The target refused the credential or spoke nonsense; `refused` for an ERR at login. */
@@ -89,6 +91,7 @@ interface Greeting {
   salt: Buffer;
   plugin: string;
   serverVersion: string;
+  threadId: number;
 }
 
 /** HandshakeV10 (layout in handshake.ts); an ERR here is the server refusing this host. */
@@ -99,7 +102,7 @@ function parseGreeting(packet: Packet): Greeting {
   const r = new Reader(packet.payload);
   if (r.u8() !== 10) throw new TargetLoginError('the target is not a MySQL 4.1+ server', false);
   const serverVersion = r.nulString().toString('latin1');
-  r.skip(4);
+  const threadId = r.u32();
   const part1 = r.bytes(8);
   r.skip(1);
   let caps = r.u16();
@@ -111,7 +114,13 @@ function parseGreeting(packet: Packet): Greeting {
   const plugin = caps & CAP.PLUGIN_AUTH ? r.nulString().toString('latin1') : '';
   // Part 2 ends with a NUL that is not part of the 20-byte scramble.
   const salt = Buffer.concat([part1, part2.subarray(0, 12)]);
-  return { caps: caps >>> 0, salt, plugin: plugin || 'mysql_native_password', serverVersion };
+  return {
+    caps: caps >>> 0,
+    salt,
+    plugin: plugin || 'mysql_native_password',
+    serverVersion,
+    threadId,
+  };
 }
 
 function connect(target: DbTarget): Promise<net.Socket> {
@@ -188,7 +197,13 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
       const reply = (payload: Buffer): void => send(socket, payload, packet.seq + 1);
       if (p[0] === 0x00) {
         clearTimeout(timer);
-        return { socket, ok: p, rest: reader.detach(), serverVersion: greeting.serverVersion };
+        return {
+          socket,
+          ok: p,
+          rest: reader.detach(),
+          serverVersion: greeting.serverVersion,
+          threadId: greeting.threadId,
+        };
       }
       if (p[0] === 0xff) throw new TargetLoginError(readErr(p).message, true);
       if (p[0] === 0xfe) {

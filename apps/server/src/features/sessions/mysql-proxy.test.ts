@@ -4,12 +4,12 @@
  * at 127.0.0.1:3306 as the resource's connect account, and the stock `mysql` client and the
  * `mysql2` driver are the clients. Rules are set through the API as an administrator would.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, TestClient } from '../../test/harness';
-import { member } from '../workgroups/test-fixtures';
+import { addMembersTo, member, projectResourceId } from '../workgroups/test-fixtures';
 import {
   alarmsOf,
   sessionsOf,
@@ -33,6 +33,7 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
   let stack: DatabaseStack;
   let port: number;
   let dbId: number;
+  let workgroupId: number;
   let code: string;
   let root: mysql.Connection;
 
@@ -78,7 +79,7 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
       password: PASSWORD,
       databases: SCRATCH,
     });
-    ({ t, admin, erin, port, code, resourceId: dbId } = stack);
+    ({ t, admin, erin, port, code, resourceId: dbId, workgroupId } = stack);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -134,6 +135,70 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
     expect(log.map((l) => l.statement)).toEqual(
       expect.arrayContaining(['SELECT 1 AS a', 'SELECT 2 AS b']),
     );
+  });
+
+  it('a Ctrl-C’s KILL QUERY through a second connection stops the member’s own statement, not another’s', async () => {
+    const greetedId = (c: mysql.Connection) => (c as unknown as { threadId: number }).threadId;
+    const sleeper = await connect();
+    const slow = sleeper.query('SELECT SLEEP(30) AS s').then(
+      ([rows]) => rows,
+      (err: Error) => err,
+    );
+    // Another member of the workgroup, with her own code, cannot stop it by its id.
+    const frank = await member(t, 'frank@demo.local');
+    await addMembersTo(admin, workgroupId, [frank.id]);
+    const made = await frank.client.post('/api/tunnel', {
+      project_resource_id: await projectResourceId(admin, workgroupId, dbId),
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const other = await connect(made.json().code as string);
+    await expect(other.query(`KILL QUERY ${greetedId(sleeper)}`)).rejects.toThrow(
+      /Unknown thread id/,
+    );
+    await other.end();
+    // The mysql client's Ctrl-C: a second connection with the same code, KILL QUERY <its id>.
+    const killer = await connect();
+    const at = Date.now();
+    await killer.query(`KILL QUERY ${greetedId(sleeper)}`);
+    const result = await slow;
+    expect(Date.now() - at).toBeLessThan(5000);
+    // MariaDB ends an interrupted SLEEP with 1, or with "Query execution was interrupted".
+    if (result instanceof Error) expect(result.message).toMatch(/interrupted/);
+    else expect(result).toEqual([{ s: 1 }]);
+    expect((await sleeper.query('SELECT 1 AS one'))[0]).toEqual([{ one: 1 }]);
+    await Promise.all([sleeper.end(), killer.end()]);
+  });
+
+  it('the stock mysql client’s Ctrl-C stops its statement on MariaDB through the gateway', async () => {
+    const client = spawn('mysql', [
+      '-h',
+      '127.0.0.1',
+      '-P',
+      String(port),
+      '-u',
+      code,
+      SCRATCH,
+      '-e',
+      'SELECT SLEEP(30)',
+    ]);
+    let output = '';
+    client.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    client.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<void>((resolve) => client.on('exit', () => resolve()));
+    await until(async () => (await connections()).some((c) => c.ended_at === null));
+    await new Promise((r) => setTimeout(r, 300));
+    const at = Date.now();
+    client.kill('SIGINT');
+    await exited;
+    expect(Date.now() - at).toBeLessThan(5000);
+    expect(output).toMatch(/Ctrl-C -- query killed/);
+    expect(output).toMatch(/Query execution was interrupted/);
+    await until(async () => (await connections()).every((c) => c.ended_at !== null));
+    const [killer, sleeper] = await connections();
+    const killed = await statementLog(killer!.id);
+    expect(killed.map((l) => l.statement)).toEqual([expect.stringMatching(/^KILL QUERY \d+$/)]);
+    expect(killed[0]!.error).toBeUndefined();
+    expect((await statementLog(sleeper!.id)).map((l) => l.statement)).toContain('SELECT SLEEP(30)');
   });
 
   it('refuses a wrong code and a database the resource does not offer, with the protocol’s error', async () => {
