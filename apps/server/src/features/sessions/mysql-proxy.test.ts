@@ -47,6 +47,8 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
       ...extra,
     });
   const setRules = (body: Record<string, unknown>) => setDatabaseRules(admin, dbId, body);
+  /** The stock mysql client's arguments to reach the gateway as the member's code. */
+  const mysqlAsCode = () => ['-h', '127.0.0.1', '-P', String(port), '-u', code];
   const connections = () => sessionsOf(t, erin.id, 'mysql');
   const statementLog = (connectionId: number) => downloadStatementLog(erin.client, connectionId);
   const count = async () =>
@@ -90,12 +92,7 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
 
   it('the mysql client connects by code as the connect account; online, then logged statement by statement', async () => {
     const { stdout } = await run('mysql', [
-      '-h',
-      '127.0.0.1',
-      '-P',
-      String(port),
-      '-u',
-      code,
+      ...mysqlAsCode(),
       '-N',
       '-B',
       SCRATCH,
@@ -170,17 +167,7 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
   });
 
   it('the stock mysql client’s Ctrl-C stops its statement on MariaDB through the gateway', async () => {
-    const client = spawn('mysql', [
-      '-h',
-      '127.0.0.1',
-      '-P',
-      String(port),
-      '-u',
-      code,
-      SCRATCH,
-      '-e',
-      'SELECT SLEEP(30)',
-    ]);
+    const client = spawn('mysql', [...mysqlAsCode(), SCRATCH, '-e', 'SELECT SLEEP(30)']);
     let output = '';
     client.stdout.on('data', (d: Buffer) => (output += d.toString()));
     client.stderr.on('data', (d: Buffer) => (output += d.toString()));
