@@ -520,3 +520,18 @@ describe.each(DIALECTS)('%s: several rules match one statement', (dialect) => {
     expect(notices).toMatchObject({ action: 'pass', notices: deleteFirst.block });
   });
 });
+
+describe('what one text cannot do to another of its shape', () => {
+  it('a text cut inside a string is refused alone: a whole one of that shape still passes', () => {
+    blocked('mysql', "SELECT c FROM t WHERE k='x", SELECT_SECRET);
+    passed('mysql', "SELECT c FROM t WHERE k='hello'", SELECT_SECRET);
+    blocked('mysql', "SELECT c FROM t WHERE k='x", SELECT_SECRET);
+  });
+
+  it('without a policy, a ";" after a quote is left to the lexer', () => {
+    for (const dialect of DIALECTS) {
+      const verdict = passed(dialect, "SELECT 'a;  ", undefined);
+      expect(verdict.statements.map((s) => s.text)).toEqual(["SELECT 'a;"]);
+    }
+  });
+});

@@ -168,7 +168,7 @@ export function ruleMatches(rule: SqlRule, statement: StatementFacts): boolean {
   const touches = statement.kind === rule.op || statement.accesses.some((a) => a.op === rule.op);
   if (!rule.table || !touches) return touches;
   if (statement.tablesUnknown) return true;
-  const target = ruleTarget(rule, rule.table);
+  const target = ruleTarget(rule);
   return statement.accesses.some((a) => a.op === rule.op && tableMatches(target, a));
 }
 
@@ -180,10 +180,11 @@ interface RuleTarget {
 /** Rules live as long as their session's policy: each table name is read once, not per statement. */
 const targets = new WeakMap<SqlRule, RuleTarget>();
 
-function ruleTarget(rule: SqlRule, table: string): RuleTarget {
+/** A rule's table, read (called for rules that name one). */
+function ruleTarget(rule: SqlRule): RuleTarget {
   let target = targets.get(rule);
   if (!target) {
-    target = readRuleTable(table);
+    target = readRuleTable(rule.table ?? '');
     targets.set(rule, target);
   }
   return target;
@@ -227,6 +228,8 @@ function plainStatement(sql: string): JudgedStatement | undefined {
   const semicolon = sql.indexOf(';');
   const body = semicolon === -1 ? sql : sql.slice(0, semicolon);
   if (semicolon !== -1 && sql.slice(semicolon + 1).trim() !== '') return undefined;
+  // A quote before it may leave the `;` inside a string (`SELECT 'a;`): the lexer knows.
+  if (semicolon !== -1 && QUOTE.test(body)) return undefined;
   if (SPLITS_OR_COMMENTS.test(body)) return undefined;
   const word = FIRST_WORD.exec(body);
   if (!word || QUOTE.test(body.slice(0, word.index))) return undefined;

@@ -46,15 +46,16 @@ export function splitMysql(sql: string): { text: string; word: string }[] {
 
 /**
  * Facts of texts that differ only in their literals: `SELECT c FROM sbtest1 WHERE id = 4711` is
- * parsed once for every id. Keyed by {@link shapeOf}; each entry is the statements' facts with
- * the texts of whichever text was parsed first (replaced by the current texts on a hit).
+ * parsed once for every id. Keyed by {@link shapeOf}; the texts are left out of an entry (a hit
+ * gets the current text's own), and only readable texts are kept, so a text the parser fails
+ * on is never refused on another text's account.
  */
 const shapes = new LruCache<StatementFacts[]>(1000);
 
 export function describeMysql(sql: string): Description {
   const hasBackslash = sql.includes('\\');
   const hasVersioned = sql.includes('/*!') || sql.includes('/*M!');
-  // One reading only: the shape (which blanks strings) cannot hide a second way to split.
+  // Without backslashes or versioned comments every reading is the same: one is enough.
   if (!hasBackslash && !hasVersioned) return describeByShape(sql);
   const readings: StatementFacts[][] = [];
   const seen = new Set<string>();
@@ -71,17 +72,40 @@ export function describeMysql(sql: string): Description {
 
 function describeByShape(sql: string): Description {
   const lexed = lexMysql(sql, READINGS[0]!);
+  // A text ending inside a string, name or comment would take the shape of a closed one.
+  if (lexed.segments.some((segment) => segment.unterminated)) {
+    return { readings: [readLexed(sql, lexed, true)] };
+  }
   const shape = shapeOf(lexed.canonical);
-  const texts = lexed.segments
-    .filter((segment) => lexed.canonical.slice(segment.start, segment.end).trim() !== '')
-    .map((segment) => sql.slice(segment.start, segment.end).trim());
   const known = shapes.get(shape);
-  if (known && known.length === texts.length) {
-    return { readings: [known.map((facts, i) => ({ ...facts, text: texts[i]! }))] };
+  if (known) {
+    const texts = statementSegments(sql, lexed).map(({ text }) => text);
+    if (known.length === texts.length) {
+      return { readings: [known.map((facts, i) => ({ ...facts, text: texts[i]! }))] };
+    }
   }
   const statements = readLexed(sql, lexed, true);
-  if (statements.length === texts.length) shapes.set(shape, statements);
+  if (statements.every((facts) => !facts.unreadable)) {
+    shapes.set(
+      shape,
+      statements.map((facts) => ({ ...facts, text: '' })),
+    );
+  }
   return { readings: [statements] };
+}
+
+/** The segments that hold a statement (not only comments), with its text and its code. */
+function statementSegments(
+  sql: string,
+  lexed: LexedText,
+): { segment: Segment; text: string; code: string }[] {
+  return lexed.segments
+    .map((segment) => ({
+      segment,
+      text: sql.slice(segment.start, segment.end).trim(),
+      code: lexed.canonical.slice(segment.start, segment.end).trim(),
+    }))
+    .filter(({ code }) => code !== ''); // only comments: the server answers "Query was empty"
 }
 
 const NAME_CHAR = /[0-9A-Za-z_$\u0080-\uffff]/;
@@ -90,8 +114,9 @@ const NAME_CHAR = /[0-9A-Za-z_$\u0080-\uffff]/;
  * A lexed text (comments already blank, no backslashes) with the values of its literals left
  * out: each single-quoted string becomes `''` and each number made only of digits `0`. Names are
  * kept whole, quoted or not (`t1`, `"orders"` under ANSI_QUOTES, `` `x` ``), and so is anything
- * else that holds a digit (`1e5`, `0x1f`, `9t` is a name), so two texts of one shape differ
- * only in values a rule never looks at.
+ * else that holds a digit (`1e5`, `0x1f`, `9t` is a name), so two whole texts of one shape
+ * differ only in values a rule never looks at. (A text cut inside a string is not whole: its
+ * shape is a closed string's, so describeByShape reads it the long way.)
  */
 export function shapeOf(canonical: string): string {
   let out = '';
@@ -122,10 +147,7 @@ export function shapeOf(canonical: string): string {
 
 function readLexed(sql: string, lexed: LexedText, primary: boolean): StatementFacts[] {
   const statements: StatementFacts[] = [];
-  for (const segment of lexed.segments) {
-    const code = lexed.canonical.slice(segment.start, segment.end).trim();
-    if (code === '') continue; // only comments: the server answers "Query was empty"
-    const text = sql.slice(segment.start, segment.end).trim();
+  for (const { segment, text, code } of statementSegments(sql, lexed)) {
     const facts = readStatement(text, code) ?? readSessionStatement(text, lexed, segment);
     if (facts) {
       statements.push(facts);
