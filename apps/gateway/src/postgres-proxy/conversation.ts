@@ -63,6 +63,8 @@ type Pending =
       rows: number;
       refused?: Refusal;
       notice?: string;
+      /** One of its statements failed: the target skips the rest. */
+      failed?: boolean;
     }
   | { kind: 'parse'; name: string; named?: Named; refused?: Refusal }
   | { kind: 'bind'; portal: string; statement: string }
@@ -86,6 +88,9 @@ function tagRows(tag: string): number | undefined {
 }
 
 type Block = Extract<SqlVerdict, { action: 'block' }>;
+
+type BoundInBatch =
+  { kind: 'none' } | { kind: 'refused' } | { kind: 'bound'; named: Named | undefined };
 
 export class Conversation {
   private readonly pending: Pending[] = [];
@@ -308,7 +313,10 @@ export class Conversation {
     }
     const error = errorFields(body).get('M') ?? 'error';
     if (head.kind === 'execute') this.finish(head, { error });
-    else if (head.kind === 'simple') this.finishSimple(head, { error });
+    else if (head.kind === 'simple') {
+      this.finishSimple(head, { error });
+      head.failed = true;
+    }
     if (head.kind !== 'simple') this.dropUntilSync();
     return raw;
   }
@@ -350,41 +358,49 @@ export class Conversation {
 
   /**
    * The connection is gone (the client left, the target died, or the session was cut): each
-   * statement sent and not answered may have run, so it is logged, as cut short. Refused ones
-   * were logged when they were refused.
+   * statement sent and not answered may have run, so it is logged, as cut short. Not those the
+   * target skipped (after a refused Parse, up to the Sync; after an error in a simple query),
+   * nor refused ones, which were logged when they were refused.
    */
   close(): void {
     const error = 'the connection closed before its result';
     const items = this.pending.splice(0);
+    let skipping = false;
     items.forEach((item, i) => {
-      if (item.kind === 'simple' && !item.refused) {
+      if (item.kind === 'sync') skipping = false;
+      else if (item.kind === 'parse' && item.refused) skipping = true;
+      else if (skipping) return;
+      else if (item.kind === 'simple' && !item.refused && !item.failed) {
         while (item.index < item.statements.length) this.finishSimple(item, { error });
       } else if (item.kind === 'execute') {
-        const named = this.unconfirmed(items.slice(0, i), item.portal);
-        // A portal of a refused statement: the target skipped it after the refusal's error.
-        if (named !== null) this.finish(item, { error }, named);
+        const bound = this.boundInBatch(items.slice(0, i), item.portal);
+        if (bound.kind === 'none') this.finish(item, { error });
+        else if (bound.kind === 'bound') this.finish(item, { error }, bound.named);
       }
     });
   }
 
   /**
-   * A portal bound in the same batch, whose BindComplete has not come back yet: its statement,
-   * or null when that statement was refused.
+   * What a Bind earlier in the same batch, whose BindComplete has not come back yet, put in a
+   * portal: it, not the portal's confirmed statement, is what the Execute runs.
    */
-  private unconfirmed(before: Pending[], portal: string): Named | null | undefined {
+  private boundInBatch(before: Pending[], portal: string): BoundInBatch {
     const bind = before.findLast((p) => p.kind === 'bind' && p.portal === portal);
-    if (bind?.kind !== 'bind') return undefined;
+    if (bind?.kind !== 'bind') return { kind: 'none' };
     const parse = before.findLast((p) => p.kind === 'parse' && p.name === bind.statement);
-    if (parse?.kind === 'parse') return parse.refused ? null : parse.named;
-    return this.statements.get(bind.statement);
+    if (parse?.kind === 'parse') {
+      return parse.refused ? { kind: 'refused' } : { kind: 'bound', named: parse.named };
+    }
+    return { kind: 'bound', named: this.statements.get(bind.statement) };
   }
 
   private finish(
     item: Extract<Pending, { kind: 'execute' }>,
     outcome: { rows?: number; error?: string },
-    unconfirmed?: Named | null,
+    /** The statement a Bind of this batch put in the portal (see boundInBatch). */
+    bound?: Named,
   ): void {
-    const portal = this.portals.get(item.portal) ?? unconfirmed ?? undefined;
+    const portal = bound ?? this.portals.get(item.portal);
     this.events.log({
       startedAt: item.startedAt,
       database: this.database,

@@ -82,6 +82,9 @@ export function relaySession(options: RelayOptions): void {
           errorResponse({ severity: 'FATAL', code: '08P01', message: `Portcullis: ${text}` }),
         );
       }
+      // The chunk's messages before the bad one were judged and are pending: they go out
+      // before the target is closed, as the conversation will log them.
+      target.uncork();
       end('protocol', true);
     } finally {
       target.uncork();

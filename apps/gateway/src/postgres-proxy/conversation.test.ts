@@ -1,0 +1,77 @@
+/**
+ * The conversation when the connection goes while statements are in flight: what may have run
+ * is logged as cut short, what the target skipped is not. Driven message by message, as the
+ * relay drives it (client messages in, the target's replies back), without a database.
+ */
+import type { SqlPolicy } from '@portcullis/contract';
+import { describe, expect, it } from 'vitest';
+import type { StatementEntry } from '../db-proxy/session';
+import { loadSqlParsers } from '../sql-audit';
+import { Conversation } from './conversation';
+import { errorResponse, message } from './messages';
+
+const CUT = 'the connection closed before its result';
+
+function conversation(policy?: SqlPolicy) {
+  const log: StatementEntry[] = [];
+  const c = new Conversation('shop', policy, { log: (e) => log.push(e), alarm: () => undefined });
+  const client = (raw: Buffer) => c.fromClient(raw[0]!, raw.subarray(5), raw);
+  const target = (raw: Buffer) =>
+    'CZE'.includes(String.fromCharCode(raw[0]!))
+      ? c.onHeld(raw[0]!, raw.subarray(5), raw)
+      : c.onPassed(raw[0]!);
+  const logged = () => log.map((e) => [e.statement, e.error ?? e.rows]);
+  return { c, client, target, logged };
+}
+
+const parse = (name: string, text: string) => message('P', name, text, Buffer.alloc(2));
+const bind = (portal: string, statement: string) =>
+  message('B', portal, statement, Buffer.alloc(6));
+const execute = (portal: string) => message('E', portal, 0);
+const sync = () => message('S');
+const complete = (tag: string) => message('C', tag);
+const ready = (status = 'I') => message('Z', Buffer.from(status));
+
+describe('a connection that closes with statements in flight', () => {
+  it('names the statement a Bind of the same batch put in the portal, not the one before', () => {
+    const { c, client, target, logged } = conversation();
+    for (const m of [parse('', 'SELECT 1'), bind('', ''), execute(''), sync()]) client(m);
+    // In a transaction (status T): the unnamed portal stays, holding SELECT 1.
+    const answers = [message('1'), message('2'), message('D'), complete('SELECT 1'), ready('T')];
+    for (const m of answers) target(m);
+    for (const m of [parse('', 'DELETE FROM orders'), bind('', ''), execute(''), sync()]) client(m);
+    c.close();
+    expect(logged()).toEqual([
+      ['SELECT 1', 1],
+      ['DELETE FROM orders', CUT],
+    ]);
+  });
+
+  it('does not log what follows a refused Parse up to the Sync: the target skipped it', async () => {
+    await loadSqlParsers();
+    const { c, client, target, logged } = conversation({
+      block: [{ op: 'delete', table: 'orders' }],
+      notice: [],
+      approval: false,
+    });
+    for (const m of [parse('s1', 'SELECT 1'), sync()]) client(m);
+    for (const m of [message('1'), ready()]) target(m);
+    for (const m of [parse('s2', 'DELETE FROM orders'), bind('p', 's1'), execute('p'), sync()])
+      client(m);
+    c.close();
+    expect(logged()).toEqual([['DELETE FROM orders', expect.stringMatching(/blocked/)]]);
+  });
+
+  it('logs a simple query’s statements up to its error, not those the target skipped', () => {
+    const { c, client, target, logged } = conversation();
+    client(message('Q', 'SELECT 1; SELECT x; SELECT 3'));
+    target(message('D'));
+    target(complete('SELECT 1'));
+    target(errorResponse({ severity: 'ERROR', code: '42703', message: 'no column x' }));
+    c.close();
+    expect(logged()).toEqual([
+      ['SELECT 1', 1],
+      ['SELECT x', 'no column x'],
+    ]);
+  });
+});
