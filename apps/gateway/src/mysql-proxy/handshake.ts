@@ -117,6 +117,11 @@ function greeting(salt: Buffer, caps: number, connectionId: number): Buffer {
   ]);
 }
 
+/** A connection id as the gateway greets with: random, and high, above most servers' own. */
+export function randomConnectionId(): number {
+  return 0xf0000000 + crypto.randomInt(0x0fffffff);
+}
+
 /** SSLRequest: the first 32 bytes of a HandshakeResponse41 with CLIENT_SSL set. */
 const SSL_REQUEST_LENGTH = 32;
 
@@ -155,11 +160,12 @@ function expectSeq(packet: Packet, seq: number): void {
 export async function readClientLogin(
   socket: net.Socket,
   secureContext: tls.SecureContext | undefined,
+  /** The connection id to greet with (server.ts keeps them unique among live connections). */
+  connectionId = randomConnectionId(),
 ): Promise<ClientLogin> {
   const caps = OFFERED_CAPS | (secureContext ? CAP.SSL : 0);
   let reader = new LoginReader(socket);
   let stream: Duplex = socket;
-  const connectionId = 0xf0000000 + crypto.randomInt(0x0fffffff);
   send(socket, greeting(scramble(), caps, connectionId), 0);
   let packet = await reader.next();
   expectSeq(packet, 1);

@@ -9,7 +9,7 @@
  * (judged at prepare time; COM_STMT_EXECUTE logs the prepared text), COM_INIT_DB (the database
  * must be one the resource offers), COM_PING, COM_FIELD_LIST, COM_SET_OPTION, COM_STATISTICS,
  * COM_PROCESS_INFO/KILL (the same as SHOW PROCESSLIST / KILL in SQL; a KILL of a connection id
- * the gateway greeted becomes the target's thread id, see ownKill), COM_RESET_CONNECTION.
+ * the gateway greeted becomes the target's thread id, see translatedKill), COM_RESET_CONNECTION.
  * Refused (fail closed): COM_CHANGE_USER (it would log in as someone else), and every other
  * command (COM_CREATE_DB/COM_DROP_DB would bypass the rules; replication and
  * COM_SHUTDOWN/COM_DEBUG have no place behind a bastion; MariaDB's bulk execute is not
@@ -53,7 +53,7 @@ export interface RelayOptions {
   offered: (database: string) => boolean;
   /**
    * The target's thread id behind a connection id the gateway greeted a client with, when that
-   * connection is the same member's on the same resource (a Ctrl-C's `KILL QUERY <id>`).
+   * connection came in by the same code (a Ctrl-C's `KILL QUERY <id>`).
    */
   targetThreadOf(connectionId: number): number | undefined;
   logger: Logger;
@@ -62,6 +62,10 @@ export interface RelayOptions {
 }
 
 type Handler = (relay: Relay, command: Command) => void;
+
+/** The int<4> after the command byte: a statement id, or the connection id of a process kill. */
+const idIn = (command: Command): number =>
+  command.payload.length >= 5 ? command.payload.readUInt32LE(1) : -1;
 
 const forwardAs =
   (expect: Expect | 'none'): Handler =>
@@ -270,7 +274,7 @@ export class Relay {
 
   query(command: Command): void {
     const text = command.payload.subarray(1).toString('utf8');
-    const kill = this.ownKill(text);
+    const kill = this.translatedKill(text);
     if (kill !== undefined) {
       // Stopping one's own statement touches no data: it needs no rule's leave.
       const payload = Buffer.concat([Buffer.from([0x03]), Buffer.from(kill, 'utf8')]);
@@ -285,7 +289,7 @@ export class Relay {
    * client's Ctrl-C sends it through a second connection): the same statement with the
    * target's thread id. Any other KILL goes on as written.
    */
-  private ownKill(text: string): string | undefined {
+  private translatedKill(text: string): string | undefined {
     const match = KILL.exec(text);
     if (!match) return undefined;
     const thread = this.options.targetThreadOf(Number(match[2]));
@@ -295,7 +299,7 @@ export class Relay {
 
   /** COM_PROCESS_KILL: the same translation as a KILL statement's. */
   processKill(command: Command): void {
-    const id = command.payload.length >= 5 ? command.payload.readUInt32LE(1) : -1;
+    const id = idIn(command);
     const thread = this.options.targetThreadOf(id);
     if (thread === undefined) return this.forward(command, 'single');
     const payload = Buffer.alloc(5);
@@ -356,13 +360,13 @@ export class Relay {
   }
 
   execute(command: Command): void {
-    const id = command.payload.length >= 5 ? command.payload.readUInt32LE(1) : -1;
+    const id = idIn(command);
     const text = this.prepared.get(id) ?? `[prepared statement ${id} unknown to the gateway]`;
     this.forwardLogged(command, { statements: [{ text }], uses: [] }, Date.now());
   }
 
   closeStatement(command: Command): void {
-    if (command.payload.length >= 5) this.prepared.delete(command.payload.readUInt32LE(1));
+    this.prepared.delete(idIn(command));
     this.forward(command, 'none');
   }
 

@@ -15,7 +15,12 @@ import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../core/logger';
 import type { AuthorizedDb, DbSession, DbSessions } from '../db-proxy/session';
-import { askClearPassword, readClientLogin, type ClientLogin } from './handshake';
+import {
+  askClearPassword,
+  randomConnectionId,
+  readClientLogin,
+  type ClientLogin,
+} from './handshake';
 import { ER, Malformed, errPayload, frame, type ErrorKind } from './packets';
 import { Relay } from './relay';
 import { TargetLoginError, loginTarget, type TargetLogin } from './target-auth';
@@ -59,8 +64,8 @@ function offeredBy(authorized: AuthorizedDb): (database: string) => boolean {
 /** What a KILL through another connection needs to find this one on the target. */
 interface Killable {
   threadId: number;
-  accountId: number;
-  resourceId: number;
+  /** The code it came in by: only the same code's connections may stop it. */
+  tunnelId: number;
 }
 
 interface Connection {
@@ -124,6 +129,13 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
     }
   }
 
+  /** A greeting id no live relayed connection has (a collision would misdirect a KILL). */
+  function unusedConnectionId(): number {
+    let id = randomConnectionId();
+    while (relayed.has(id)) id = randomConnectionId();
+    return id;
+  }
+
   async function serve(conn: Connection): Promise<void> {
     const { socket } = conn;
     const clientIp = clientAddress(socket);
@@ -133,7 +145,7 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
       refuse(conn, ER.READ_TIMEOUT, 'Portcullis: the login took too long', login);
     }, LOGIN_TIMEOUT_MS);
     try {
-      login = await readClientLogin(socket, secureContext);
+      login = await readClientLogin(socket, secureContext, unusedConnectionId());
       conn.stream = login.socket;
       const authorized = await authorize(login, clientIp);
       if (closing || conn.stream.destroyed) return;
@@ -163,8 +175,7 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
       );
       const killable: Killable = {
         threadId: target.threadId,
-        accountId: authorized.resolved.account.id,
-        resourceId: authorized.resolved.resource.id,
+        tunnelId: authorized.resolved.tunnel_id,
       };
       const greetedId = login.connectionId;
       relayed.set(greetedId, killable);
@@ -177,15 +188,13 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
         database: login.database,
         offered: offeredBy(authorized),
         targetThreadOf: (id) => {
-          // Only the same member's connections to the same resource: an id is not a key.
+          // Only connections of the same code: an id is not a key.
           const other = relayed.get(id);
-          return other?.accountId === killable.accountId && other.resourceId === killable.resourceId
-            ? other.threadId
-            : undefined;
+          return other?.tunnelId === killable.tunnelId ? other.threadId : undefined;
         },
         logger: logger.child({ connection_id: session.connectionId }),
         onClosed: () => {
-          relayed.delete(greetedId);
+          if (relayed.get(greetedId) === killable) relayed.delete(greetedId);
           conn.ended ??= session.end();
           void conn.ended.finally(() => connections.delete(conn));
         },

@@ -74,9 +74,9 @@ export function fakeSessions(codes: Record<string, FakeCode>): {
         });
       }
       const resolved = {
-        account: { id: 1, name: 'Member', account: 'member@demo.local' },
+        tunnel_id: 1,
         resource: { id: 1, name: 'db', os: 'mysql', databases: code.databases ?? [] },
-      } as unknown as ResolvedCode; // only account.id and resource.databases/.id are read
+      } as unknown as ResolvedCode; // only tunnel_id and resource.databases/.id are read
       const target: DbTarget = {
         host: MARIADB.host,
         port: MARIADB.port,
