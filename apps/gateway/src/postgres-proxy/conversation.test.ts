@@ -75,3 +75,42 @@ describe('a connection that closes with statements in flight', () => {
     ]);
   });
 });
+
+describe('a refused statement’s line', () => {
+  const DELETE_ORDERS: SqlPolicy = {
+    block: [{ op: 'delete', table: 'orders' }],
+    notice: [],
+    approval: false,
+  };
+
+  it('comes after the lines of the statements sent before it, in pipelined queries', async () => {
+    await loadSqlParsers();
+    const { client, target, logged } = conversation(DELETE_ORDERS);
+    client(message('Q', 'SELECT 1'));
+    client(message('Q', 'DELETE FROM orders'));
+    expect(logged()).toEqual([]);
+    for (const m of [message('D'), complete('SELECT 1'), ready()]) target(m);
+    target(errorResponse({ severity: 'ERROR', code: '42601', message: 'syntax error' }));
+    target(ready());
+    expect(logged()).toEqual([
+      ['SELECT 1', 1],
+      ['DELETE FROM orders', expect.stringMatching(/blocked/)],
+    ]);
+  });
+
+  it('is written when the target skips it after an earlier error in the batch', async () => {
+    await loadSqlParsers();
+    const { client, target, logged } = conversation(DELETE_ORDERS);
+    for (const m of [
+      parse('', 'SELECT x'),
+      bind('', ''),
+      execute(''),
+      parse('', 'DELETE FROM orders'),
+      sync(),
+    ])
+      client(m);
+    target(errorResponse({ severity: 'ERROR', code: '42703', message: 'no column x' }));
+    target(ready());
+    expect(logged()).toEqual([['DELETE FROM orders', expect.stringMatching(/blocked/)]]);
+  });
+});

@@ -49,8 +49,17 @@ interface Named {
   notice?: string;
 }
 
+/**
+ * A refused statement, logged when its turn comes (its stand-in's error, or the batch it was in
+ * being skipped or cut short), so the log keeps the order the statements were sent in.
+ */
 interface Refusal {
   message: string;
+  text: string;
+  rule: string;
+  /** When it was refused (epoch ms). */
+  at: number;
+  logged?: boolean;
 }
 
 type Pending =
@@ -128,8 +137,7 @@ export class Conversation {
           rows: 0,
         };
         if (verdict.action === 'block') {
-          this.refuse(text, verdict);
-          this.pending.push({ ...base, statements: [], refused: { message: verdict.message } });
+          this.pending.push({ ...base, statements: [], refused: this.refuse(text, verdict) });
           return message('Q', BLOCKED_SENTINEL);
         }
         const notice = this.notice(text, verdict);
@@ -147,8 +155,7 @@ export class Conversation {
         const text = r.cstring();
         const verdict = this.judge(text);
         if (verdict.action === 'block') {
-          this.refuse(text, verdict);
-          this.pending.push({ kind: 'parse', name, refused: { message: verdict.message } });
+          this.pending.push({ kind: 'parse', name, refused: this.refuse(text, verdict) });
           return message('P', name, BLOCKED_SENTINEL, Buffer.alloc(2));
         }
         const notice = this.notice(text, verdict);
@@ -198,9 +205,13 @@ export class Conversation {
           rows: 0,
         };
         if (this.policy) {
-          const refusal = 'Portcullis refused a function call by number: this database has rules';
-          this.logRefusal('(function call)', refusal, 'unreadable');
-          this.pending.push({ ...base, statements: [], refused: { message: refusal } });
+          const refused: Refusal = {
+            message: 'Portcullis refused a function call by number: this database has rules',
+            text: '(function call)',
+            rule: 'unreadable',
+            at: Date.now(),
+          };
+          this.pending.push({ ...base, statements: [], refused });
           return message('Q', BLOCKED_SENTINEL);
         }
         this.pending.push({ ...base, statements: ['(function call)'] });
@@ -283,6 +294,7 @@ export class Conversation {
       // Whatever was still waiting in this batch was skipped after an error.
       while (this.pending.length > 0) {
         const item = this.pending.shift()!;
+        this.logRefused(item);
         if (item.kind === 'sync' || item.kind === 'simple') break;
       }
       // Named portals last until the transaction ends.
@@ -303,6 +315,7 @@ export class Conversation {
     // ErrorResponse.
     if (!head) return raw;
     const refused = (head.kind === 'simple' || head.kind === 'parse') && head.refused;
+    this.logRefused(head);
     if (refused) {
       const fields = errorFields(body);
       // Only the stand-in's own syntax error is swapped; anything else is the target's word.
@@ -352,21 +365,41 @@ export class Conversation {
     this.namedText -= old.text.length;
   }
 
+  /** The rest of a batch the target skips after an error: its refusals are logged now. */
   private dropUntilSync(): void {
-    while (this.pending.length > 0 && this.pending[0]!.kind !== 'sync') this.pending.shift();
+    while (this.pending.length > 0 && this.pending[0]!.kind !== 'sync') {
+      this.logRefused(this.pending.shift()!);
+    }
+  }
+
+  /** Logs an item's refusal, once, if it was refused. */
+  private logRefused(item: Pending): void {
+    const refused = (item.kind === 'simple' || item.kind === 'parse') && item.refused;
+    if (!refused || refused.logged) return;
+    refused.logged = true;
+    this.events.log({
+      startedAt: refused.at,
+      database: this.database,
+      statement: refused.text,
+      durationMs: 0,
+      error: refused.message,
+      action: 'blocked',
+      rule: refused.rule,
+    });
   }
 
   /**
    * The connection is gone (the client left, the target died, or the session was cut): each
    * statement sent and not answered may have run, so it is logged, as cut short. Not those the
-   * target skipped (after a refused Parse, up to the Sync; after an error in a simple query),
-   * nor refused ones, which were logged when they were refused.
+   * target skipped (after a refused Parse, up to the Sync; after an error in a simple query);
+   * refused ones are logged as refused, in their place.
    */
   close(): void {
     const error = 'the connection closed before its result';
     const items = this.pending.splice(0);
     let skipping = false;
     items.forEach((item, i) => {
+      this.logRefused(item);
       if (item.kind === 'sync') skipping = false;
       else if (item.kind === 'parse' && item.refused) skipping = true;
       else if (skipping) return;
@@ -433,7 +466,8 @@ export class Conversation {
     item.rows = 0;
   }
 
-  private refuse(text: string, verdict: Block): void {
+  /** Raises a refused statement's alarm; its log line waits for its turn (see Refusal). */
+  private refuse(text: string, verdict: Block): Refusal {
     const rule = verdict.rule
       ? ruleText(verdict.rule)
       : verdict.reason === 'approval'
@@ -442,19 +476,7 @@ export class Conversation {
     // A block rule raises an alarm (as in the MySQL proxy); approval mode and unreadable
     // statements are refused and logged without one.
     if (verdict.rule) this.events.alarm('intercept', text, rule);
-    this.logRefusal(text, verdict.message, rule);
-  }
-
-  private logRefusal(text: string, error: string, rule: string): void {
-    this.events.log({
-      startedAt: Date.now(),
-      database: this.database,
-      statement: text,
-      durationMs: 0,
-      error,
-      action: 'blocked',
-      rule,
-    });
+    return { message: verdict.message, text, rule, at: Date.now() };
   }
 
   /** Raises the alarms of a statement that passes; returns the rules for its log entry. */
