@@ -13,6 +13,7 @@ import { median } from './lib/proc';
 import { recordingMedians, type RecordingResult } from './recording';
 import type { SetupResult } from './setup';
 import { WEB_PEERS, type WebPeerName, type WebPeerResult, type WebTerminalResult } from './webterm';
+import { f, mib, table, verdict } from './lib/markdown';
 
 export interface Results {
   command: string;
@@ -50,18 +51,6 @@ export interface Results {
   webTerminal?: WebTerminalResult;
   /** The database proxies (issue 7). */
   db?: DbResult;
-}
-
-const f = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
-const verdict = (ok: boolean): string => (ok ? '**met**' : '**not met**');
-const mib = (bytes: number): string => `${f(bytes / 2 ** 20, 0)} MiB`;
-
-function table(head: string[], rows: string[][]): string {
-  return [
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
 }
 
 function bulkSection(r: BulkResult, targets: string[]): string {

@@ -14,29 +14,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../lib/stack';
-import { sleep } from '../lib/proc';
+import { portOpen, sleep } from '../lib/proc';
 import { BENCH_DB, MYSQL, PG } from './data';
 
 export interface Peer {
   describe: string;
   port: number;
   stop(): Promise<void>;
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    const done = (ok: boolean): void => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
 }
 
 /**

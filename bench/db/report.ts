@@ -8,19 +8,9 @@ import { median } from '../lib/proc';
 import type { DbResult, LargeResultSeries, LatencyResult, Throughput } from './index';
 import { FLAT_MARGIN } from './large-result';
 import { withoutCodes } from './runner';
+import { f, mib, table, verdict } from '../lib/markdown';
 
-const f = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
-const verdict = (ok: boolean): string => (ok ? '**met**' : '**not met**');
 const notMeasured = '**not measured**';
-const mib = (bytes: number): string => `${f(bytes / 2 ** 20, 0)} MiB`;
-
-function table(head: string[], rows: string[][]): string {
-  return [
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
-}
 
 /** Median of a workload on a path; NaN when it was not measured. */
 const med = (t: Throughput, workload: string, pathName: string): number =>

@@ -4,6 +4,7 @@
  */
 import { execFileSync, spawn, type StdioOptions } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
@@ -145,4 +146,18 @@ export async function settle(pid: number, ms = 60_000): Promise<void> {
     if (now - last < 0.02) return;
     last = now;
   }
+}
+
+/** Whether something accepts connections on 127.0.0.1:port (within a second). */
+export function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
 }

@@ -24,10 +24,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import path from 'node:path';
 import { CIPHER, freePort } from './stack';
-import { say, sleep, timed } from './proc';
+import { portOpen, say, sleep, timed } from './proc';
 
 export const WETTY_VERSION = '3.2.0';
 
@@ -59,19 +58,6 @@ function withoutNpmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const k of Object.keys(process.env)) if (/^npm_/i.test(k)) env[k] = undefined;
   return env;
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    const done = (ok: boolean): void => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
 }
 
 /** Starts a server process and waits for its port; its output is kept for the error. */
