@@ -4,10 +4,13 @@
  * byte come back per key (cat's), so each sample pairs with its key; with the terminal's own
  * echo on, the first byte back would be the line discipline's, a hair earlier than cat's.
  *
- * Idle, the gateway, the direct path and a bare ssh2 relay (lib/bare-relay.ts: the floor, what
- * ssh2 and one more process cost with nothing of the product around them) run side by side,
- * offset by a third of a period, so that the shared machine's slow spells hit all alike. Beside a bulk transfer, each path is measured in
- * turn while a download loops over that same path (through the gateway: through the gateway).
+ * Idle, every path runs side by side, spread over the period, so that the shared machine's slow
+ * spells hit all alike: the gateway, direct, the OpenSSH jump host, a bare ssh2 relay
+ * (lib/bare-relay.ts: what ssh2 and one more process cost with nothing of the product around
+ * them), and the target's own SSH through a plain TCP relay in Node.js (lib/tcp-relay.ts) and
+ * in C (socat): what one process hop costs with no SSH work at all, the floor under any Node.js
+ * gateway and under any gateway. Beside a bulk transfer, each path is measured in turn while a
+ * download loops over that same path (through the gateway: through the gateway).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,9 +25,19 @@ export interface EchoStats {
   p99: number;
 }
 
-/** The paths echo compares: the gateway, direct, the OpenSSH jump host and the bare relay. */
-export type EchoPath = 'gw' | 'direct' | 'viajump' | 'bare';
-export const ECHO_PATHS: readonly EchoPath[] = ['gw', 'direct', 'viajump', 'bare'];
+/**
+ * The paths echo compares: the gateway, direct, the OpenSSH jump host, the bare ssh2 relay,
+ * and a plain TCP relay in Node.js and in C (socat): what one process hop costs with no SSH.
+ */
+export type EchoPath = 'gw' | 'direct' | 'viajump' | 'bare' | 'noderelay' | 'socat';
+export const ECHO_PATHS: readonly EchoPath[] = [
+  'gw',
+  'direct',
+  'viajump',
+  'bare',
+  'noderelay',
+  'socat',
+];
 
 export interface EchoResult {
   idle: Record<EchoPath, EchoStats>;

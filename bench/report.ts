@@ -103,6 +103,14 @@ function bulkSection(r: BulkResult, targets: string[]): string {
   ].join('\n');
 }
 
+const ECHO_PATH_NAMES = {
+  socat: 'plain TCP relay in C (socat)',
+  noderelay: 'plain TCP relay in Node.js',
+  viajump: 'OpenSSH jump host',
+  bare: 'bare ssh2 relay',
+  gw: 'gateway',
+} as const;
+
 function echoSection(r: EchoResult, targets: string[]): string {
   const rows = (['idle', 'loaded'] as const).map((k) => {
     const g = r[k].gw;
@@ -144,16 +152,19 @@ function echoSection(r: EchoResult, targets: string[]): string {
     ),
     '',
     'For scale, in the same runs: OpenSSH itself as a jump host (`ssh -J` through a second sshd,',
-    'C and a process per connection), and a bare ssh2 relay in a process of its own',
+    'C and a process per connection), a bare ssh2 relay in a process of its own',
     '(bench/lib/bare-relay.ts: ssh2 with nothing of the product around it; the floor under the',
-    'gateway). Idle: all four side by side; loaded: each beside a bulk download through itself.',
+    'gateway), and the direct SSH session passed through a plain TCP relay that does no SSH work',
+    'at all, in Node.js (bench/lib/tcp-relay.ts: `net` sockets piped both ways) and in C (`socat`):',
+    'what one process hop costs, the floor under any Node.js gateway and under any gateway.',
+    'Idle: all side by side; loaded: each beside a bulk download through itself.',
     '',
     table(
       ['condition', 'path', 'p50', 'added p50', 'p99', 'added p99'],
       (['idle', 'loaded'] as const).flatMap((k) =>
-        (['viajump', 'bare', 'gw'] as const).map((p) => [
+        (['socat', 'noderelay', 'viajump', 'bare', 'gw'] as const).map((p) => [
           k === 'idle' ? 'idle' : 'beside a bulk download',
-          p === 'bare' ? 'bare ssh2 relay' : p === 'viajump' ? 'OpenSSH jump host' : 'gateway',
+          ECHO_PATH_NAMES[p],
           f(r[k][p].p50, 3),
           f(r[k][p].p50 - r[k].direct.p50, 3),
           f(r[k][p].p99, 3),

@@ -161,3 +161,29 @@ export function portOpen(port: number): Promise<boolean> {
     socket.once('error', () => done(false));
   });
 }
+
+/** The path of a command on PATH, if any. */
+export async function which(command: string): Promise<string | undefined> {
+  const r = await timed('sh', ['-c', `command -v ${command}`]);
+  return r.code === 0 ? r.stdout.toString().trim() : undefined;
+}
+
+/**
+ * A peer the bench compares against, from Debian (`apt-get install -y PACKAGE` when `command`
+ * is missing): installed at bench time, never a dependency of the repository.
+ */
+export async function ensureDebianCommand(command: string, pkg: string): Promise<string> {
+  let bin = await which(command);
+  if (!bin) {
+    say(`installing ${pkg} (apt-get, for the bench only)`);
+    const r = await timed('apt-get', ['install', '-y', pkg], {
+      env: { DEBIAN_FRONTEND: 'noninteractive' },
+      timeoutMs: 600_000,
+    });
+    bin = await which(command);
+    if (r.code !== 0 || !bin) {
+      throw new Error(`apt-get install -y ${pkg} failed (${r.code}): ${r.stderr.slice(-600)}`);
+    }
+  }
+  return bin;
+}

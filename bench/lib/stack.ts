@@ -13,7 +13,7 @@
  * to the target is ssh2's choice (the gateway offers no cipher setting); the bench reads it
  * from the target sshd's log and reports it.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -32,12 +32,16 @@ import {
   member,
   projectResourceId,
 } from '../../apps/server/src/features/workgroups/test-fixtures';
-import { say, timed } from './proc';
+import { ensureDebianCommand, portOpen, say, timed, until } from './proc';
 
 export const CIPHER = 'aes128-gcm@openssh.com';
 export type PathName = 'gw' | 'direct' | 'viajump';
-/** Also bare: a bare ssh2 relay in its own process (bare-relay.ts), the floor under the gateway. */
-export type SshPath = PathName | 'bare';
+/**
+ * Also, for echo: bare, a bare ssh2 relay in its own process (bare-relay.ts), the floor under
+ * the gateway; noderelay and socat, the target's own SSH through a plain TCP relay in Node.js
+ * (tcp-relay.ts) and in C (socat), the cost of one process hop with no SSH work at all.
+ */
+export type SshPath = PathName | 'bare' | 'noderelay' | 'socat';
 
 export interface Stack {
   dir: string;
@@ -128,28 +132,38 @@ async function startGatewayProcess(
   return child;
 }
 
-/** The bare ssh2 relay (bare-relay.ts) in front of the target, on a free port. */
-async function startBareRelay(
+/** A relay of bench/lib/ (bare-relay.ts, tcp-relay.ts) in a process of its own. */
+async function forkRelay(
   root: string,
-  target: SshdPeer,
-): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
-  const child = fork(path.join(root, 'bench', 'lib', 'bare-relay.ts'), [], {
+  file: string,
+  env: Record<string, string>,
+): Promise<ChildProcess> {
+  const child = fork(path.join(root, 'bench', 'lib', file), [], {
     cwd: root,
     execArgv: ['--import', 'tsx'],
-    env: {
-      ...process.env,
-      BARE_PORT: String(port),
-      BARE_TARGET_PORT: String(target.port),
-      BARE_TARGET_USER: target.user,
-      BARE_TARGET_PASSWORD: target.password,
-    },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
     child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(String(m)))));
-    child.once('exit', (code) => reject(new Error(`the bare relay exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited (${code})`)));
   });
+  return child;
+}
+
+/** socat relaying TCP to the target: one process hop in C with no SSH (the floor's floor). */
+async function startSocat(targetPort: number): Promise<{ port: number; child: ChildProcess }> {
+  const bin = await ensureDebianCommand('socat', 'socat');
+  const port = await freePort();
+  const child = spawn(
+    bin,
+    [
+      `TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr,nodelay`,
+      `TCP:127.0.0.1:${targetPort},nodelay`,
+    ],
+    { stdio: 'ignore' },
+  );
+  await until(() => portOpen(port), 10_000);
   return { port, child };
 }
 
@@ -213,7 +227,19 @@ export async function startStack(root: string): Promise<Stack> {
   if (codeRes.statusCode !== 200) throw new Error(`create code: ${codeRes.body}`);
   const code = codeRes.json().code as string;
 
-  const bareRelay = await startBareRelay(root, target);
+  const barePort = await freePort();
+  const bareRelay = await forkRelay(root, 'bare-relay.ts', {
+    BARE_PORT: String(barePort),
+    BARE_TARGET_PORT: String(target.port),
+    BARE_TARGET_USER: target.user,
+    BARE_TARGET_PASSWORD: target.password,
+  });
+  const nodeRelayPort = await freePort();
+  const nodeRelay = await forkRelay(root, 'tcp-relay.ts', {
+    TCP_RELAY_PORT: String(nodeRelayPort),
+    TCP_RELAY_TARGET_PORT: String(target.port),
+  });
+  const socat = await startSocat(target.port);
   const targetKey = path.join(dir, 'target_ed25519');
   const jumpKey = path.join(dir, 'jump_ed25519');
   writeKey(targetKey, target.privateKey);
@@ -246,9 +272,22 @@ export async function startStack(root: string): Promise<Stack> {
       `  IdentityFile ${targetKey}`,
       'Host bare',
       '  HostName 127.0.0.1',
-      `  Port ${bareRelay.port}`,
+      `  Port ${barePort}`,
       '  User bench',
       '  PreferredAuthentications none',
+      // The target itself, its SSH passed through a plain relay: the Node.js hop, then C's.
+      ...(
+        [
+          ['noderelay', nodeRelayPort],
+          ['socat', socat.port],
+        ] as const
+      ).flatMap(([name, port]) => [
+        `Host ${name}`,
+        '  HostName 127.0.0.1',
+        `  Port ${port}`,
+        `  User ${target.user}`,
+        `  IdentityFile ${targetKey}`,
+      ]),
       'Host jumphost',
       '  HostName 127.0.0.1',
       `  Port ${jump.port}`,
@@ -303,7 +342,9 @@ export async function startStack(root: string): Promise<Stack> {
         await exited;
         clearTimeout(timer);
       }
-      bareRelay.child.kill('SIGTERM');
+      bareRelay.kill('SIGTERM');
+      nodeRelay.kill('SIGTERM');
+      socat.child.kill('SIGTERM');
       await target.stop();
       await jump.stop();
       await t.close();

@@ -26,7 +26,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { CIPHER, freePort } from './stack';
-import { portOpen, say, sleep, timed } from './proc';
+import { ensureDebianCommand, portOpen, say, sleep, timed } from './proc';
 
 export const WETTY_VERSION = '3.2.0';
 
@@ -249,29 +249,8 @@ async function openWetty(io: Io, port: number): Promise<Terminal> {
 
 // ---------------------------------------------------------------------------- shellinabox
 
-async function which(command: string): Promise<string | undefined> {
-  const r = await timed('sh', ['-c', `command -v ${command}`]);
-  return r.code === 0 ? r.stdout.toString().trim() : undefined;
-}
-
-async function ensureShellinabox(): Promise<string> {
-  let bin = await which('shellinaboxd');
-  if (!bin) {
-    say('installing shellinabox (apt-get; the bench starts its own shellinaboxd)');
-    const r = await timed('apt-get', ['install', '-y', 'shellinabox'], {
-      env: { DEBIAN_FRONTEND: 'noninteractive' },
-      timeoutMs: 600_000,
-    });
-    bin = await which('shellinaboxd');
-    if (r.code !== 0 || !bin) {
-      throw new Error(`apt-get install -y shellinabox failed (${r.code}): ${r.stderr.slice(-600)}`);
-    }
-  }
-  return bin;
-}
-
 export async function startShellinabox(t: PeerTarget): Promise<WebPeer> {
-  const bin = await ensureShellinabox();
+  const bin = await ensureDebianCommand('shellinaboxd', 'shellinabox');
   const version = (
     await timed('dpkg-query', ['-W', '-f', '${Version}', 'shellinabox'])
   ).stdout.toString();
