@@ -31,7 +31,7 @@ import { gatewayCodes, RULE_COUNTS, type GatewayCodes, type RuleCount } from './
 import { measureLargeResult, type Db, type Endpoint, type LargeResultSeries } from './large-result';
 import { measureLatency, type LatencyResult } from './latency';
 import { ensureTools, type Tool } from './packages';
-import { startHaproxy, startPgbouncer, startPgpool } from './peers';
+import { NODE_RELAY, startHaproxy, startNodeRelays, startPgbouncer, startPgpool } from './peers';
 import { timed } from '../lib/proc';
 import { Cleanup, firstLine, throughput, type DbPath, type Throughput } from './runner';
 import {
@@ -117,6 +117,21 @@ export async function runDb(stack: Stack, settings: DbSettings): Promise<DbResul
           error: firstLine(e),
         }));
     if ('stop' in haproxy) cleanup.add('haproxy', haproxy.stop);
+    // The floor under any Node.js proxy: the same bytes piped by a process that reads nothing.
+    const nodeRelay = await startNodeRelays().catch((e: unknown) => ({
+      error: firstLine(e),
+    }));
+    if ('stop' in nodeRelay) cleanup.add('node relay', nodeRelay.stop);
+    const nodeRelayPath = <E>(
+      db: 'pg' | 'mysql',
+      endpoint: (port: number) => E,
+    ): { path: DbPath; endpoint?: E } =>
+      'error' in nodeRelay
+        ? { path: { name: NODE_RELAY, describe: NODE_RELAY, error: nodeRelay.error } }
+        : {
+            path: { name: NODE_RELAY, describe: nodeRelay.describe },
+            endpoint: endpoint(nodeRelay[db]),
+          };
 
     if (!pgReady) {
       const bouncer = lacks('pgbouncer', 'runuser')
@@ -155,6 +170,7 @@ export async function runDb(stack: Stack, settings: DbSettings): Promise<DbResul
           'error' in pool
             ? { path: { name: 'pgpool2', describe: 'pgpool2', error: pool.error } }
             : { path: { name: 'pgpool2', describe: pool.describe }, endpoint: asPg(pool.port) },
+          nodeRelayPath('pg', asPg),
           {
             path: {
               name: 'gateway',
@@ -201,6 +217,7 @@ export async function runDb(stack: Stack, settings: DbSettings): Promise<DbResul
                 path: { name: 'haproxy', describe: haproxy.describe },
                 endpoint: asMy(haproxy.mysql),
               },
+          nodeRelayPath('mysql', asMy),
           ...RULE_COUNTS.map(mysqlGateway),
         ],
         {

@@ -6,6 +6,8 @@
  *              cost of any relay, nothing parsed
  *   pgbouncer  session pooling (`pool_mode = session`, trust), run as the postgres user since
  *              it refuses root
+ *   node relay a plain TCP relay in Node.js (bench/lib/tcp-relay.ts), one process per database:
+ *              the floor under any proxy written in Node.js, the gateway's included
  *   pgpool2    raw mode (`backend_clustering_mode = 'raw'`, one backend, no load balancing, no
  *              health or replication checks): a relay that parses every statement
  *
@@ -15,7 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../lib/stack';
+import { forkRelay, freePort } from '../lib/stack';
 import { portOpen, sleep } from '../lib/proc';
 import { BENCH_DB, MYSQL, PG } from './data';
 
@@ -236,5 +238,33 @@ export async function startPgpool(dir: string): Promise<Peer> {
     describe:
       "`pgpool -n -D -f pgpool.conf -F pcp.conf`: `backend_clustering_mode = 'raw'`, one backend, `num_init_children = 32`, `max_pool = 1`, `connection_cache = on`, no load balancing, health or replication checks",
     stop: () => stopChild(child, pidFile),
+  };
+}
+
+export const NODE_RELAY = 'node relay';
+
+/** Plain TCP relays in Node.js (bench/lib/tcp-relay.ts) in front of both databases. */
+export async function startNodeRelays(): Promise<{
+  pg: number;
+  mysql: number;
+  describe: string;
+  stop(): Promise<void>;
+}> {
+  const root = path.resolve(import.meta.dirname, '..', '..');
+  const [pg, mysql] = [await freePort(), await freePort()];
+  const relay = (port: number, target: number): Promise<ChildProcess> =>
+    forkRelay(root, 'tcp-relay.ts', {
+      TCP_RELAY_PORT: String(port),
+      TCP_RELAY_TARGET_PORT: String(target),
+    });
+  const children = [await relay(pg, PG.port), await relay(mysql, MYSQL.port)];
+  return {
+    pg,
+    mysql,
+    describe:
+      'bench/lib/tcp-relay.ts: Node.js `net` sockets piped both ways, nothing parsed (no code check, no statement log): what one Node.js process hop costs',
+    stop: async () => {
+      await Promise.all(children.map((c) => stopChild(c)));
+    },
   };
 }

@@ -63,6 +63,9 @@ function everyRun(t: Throughput): string[] {
   ];
 }
 
+const NODE_RELAY_NOTE =
+  'The **node relay** reads nothing and logs nothing: it is the ceiling of any proxy written in Node.js on this machine (one process hop: the event loop wakes, reads, writes), the gateway included.';
+
 function pgbenchSection(r: DbResult, t: Throughput, targets: string[]): string {
   for (const w of t.workloads) {
     const gw = med(t, w, 'gateway');
@@ -85,7 +88,10 @@ function pgbenchSection(r: DbResult, t: Throughput, targets: string[]): string {
       ['gateway / haproxy', 'gateway', 'haproxy'],
       ['gateway / pgbouncer', 'gateway', 'pgbouncer'],
       ['gateway / pgpool2', 'gateway', 'pgpool2'],
+      ['node relay / pgpool2', 'node relay', 'pgpool2'],
     ]),
+    '',
+    NODE_RELAY_NOTE,
     '',
     'With `-C` each transaction opens and closes a client connection. pgbouncer and pgpool2 keep their connections to PostgreSQL open across client connections (pooling is what they are for), so their `-C` figures leave out PostgreSQL’s own backend start; direct, haproxy and the gateway start a PostgreSQL backend per connection, and the gateway also has the code checked by the server and a session logged for each.',
     '',
@@ -123,7 +129,10 @@ function sysbenchSection(r: DbResult, t: Throughput, targets: string[]): string 
         g.name,
         'haproxy',
       ]),
+      ['node relay / haproxy', 'node relay', 'haproxy'],
     ]),
+    '',
+    NODE_RELAY_NOTE,
     '',
     ...t.runErrors.map((e) => `- Run failed: ${e}`),
     ...(t.runErrors.length ? [''] : []),

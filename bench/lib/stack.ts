@@ -133,7 +133,7 @@ async function startGatewayProcess(
 }
 
 /** A relay of bench/lib/ (bare-relay.ts, tcp-relay.ts) in a process of its own. */
-async function forkRelay(
+export async function forkRelay(
   root: string,
   file: string,
   env: Record<string, string>,
