@@ -9,6 +9,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
 import type { Database } from './schema';
 import { migrationsFor, type Dialect } from './migrations/index';
+import { withStatementCache } from './statement-cache';
 
 // PostgreSQL returns int8 as text; our int8 columns are epoch seconds, well inside 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));
@@ -43,7 +44,9 @@ export async function openDatabase(options: {
     // keep the indexes a search walks in memory (bench/RESULTS.md). Both are upper bounds.
     file.pragma('cache_size = -65536');
     file.pragma('mmap_size = 268435456');
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+    kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(file) }),
+    });
   }
   await migrate(kysely, dialect);
   return { kysely, dialect };
