@@ -11,13 +11,14 @@
 // ssh2 is CommonJS: Node's ESM loader sees only its default export.
 import ssh2, { type Client, type PseudoTtyInfo } from 'ssh2';
 import { socketOf } from '../../apps/gateway/src/ssh-proxy/fair-read';
+import { newEd25519Key } from '../../apps/gateway/src/ssh-proxy/host-key';
 
 const env = (name: string): string => {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set`);
   return value;
 };
-const hostKey = ssh2.utils.generateKeyPairSync('ed25519', {}).private;
+const hostKey = newEd25519Key().private;
 
 const server = new ssh2.Server({ hostKeys: [hostKey] }, (client) => {
   // The gateway does the same for keystrokes (ssh2 leaves Nagle on).

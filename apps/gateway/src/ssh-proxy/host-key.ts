@@ -17,7 +17,7 @@ export function loadHostKey(dataDir: string): string {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'portcullis-gateway' });
+  const pair = newEd25519Key('portcullis-gateway');
   try {
     // 'wx': two gateways sharing a folder must not overwrite each other's key.
     fs.writeFileSync(file, pair.private, { mode: 0o600, flag: 'wx' });
@@ -26,4 +26,17 @@ export function loadHostKey(dataDir: string): string {
   }
   fs.chmodSync(file, 0o600);
   return fs.readFileSync(file, 'utf8');
+}
+
+/**
+ * A new ed25519 key pair in OpenSSH format. ssh2's generateKeyPairSync drops the leading zero
+ * byte of a public key that starts with one (1 key in 256): the key is 31 bytes long, and
+ * ssh2 itself cannot read it back ("Malformed OpenSSH private key"), so a gateway would not
+ * start. Such a key is drawn again.
+ */
+export function newEd25519Key(comment = ''): { private: string; public: string } {
+  for (;;) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment });
+    if (!(ssh2.utils.parseKey(pair.private) instanceof Error)) return pair;
+  }
 }

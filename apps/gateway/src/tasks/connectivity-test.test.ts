@@ -3,12 +3,12 @@
 import crypto from 'node:crypto';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshd, type SshdPeer } from '../../../../scripts/peers/sshd.mjs';
 import type { ConnectivityTarget } from '../control/protocol';
 import { freePort, silentServer, type SilentServer } from '../test/net';
 import { firstDatabase, runConnectivityTest } from './connectivity-test';
+import { newEd25519Key } from '../ssh-proxy/host-key';
 
 const suffix = crypto.randomBytes(4).toString('hex');
 const target = (
@@ -67,7 +67,7 @@ describe('ssh (real sshd)', () => {
   });
 
   it('answers auth_failed for a key that is not authorized', async () => {
-    const other = ssh2.utils.generateKeyPairSync('ed25519');
+    const other = newEd25519Key();
     const result = await runConnectivityTest(
       target({ kind: 'ssh', port: sshd.port, username: sshd.user, private_key: other.private }),
     );

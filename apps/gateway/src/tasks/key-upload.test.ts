@@ -5,7 +5,6 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import ssh2 from 'ssh2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSshd, type SshdPeer } from '../../../../scripts/peers/sshd.mjs';
 import { startControlPeer, type ControlPeer } from '../test/control-peer';
@@ -14,12 +13,13 @@ import { startGateway, type Gateway } from '../control/client';
 import { CONTROL_PROTOCOL } from '../control/protocol';
 import { runKeyTest } from './key-test';
 import { runKeyUpload, uploadCommand } from './key-upload';
+import { newEd25519Key } from '../ssh-proxy/host-key';
 
 const run = promisify(execFile);
 const USER = 'portcullis-keys';
 
 function keyPair(comment = 'portcullis-resource-1') {
-  const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment });
+  const pair = newEd25519Key(comment);
   return { privateKey: pair.private, publicKey: pair.public.trim() };
 }
 

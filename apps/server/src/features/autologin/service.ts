@@ -8,7 +8,6 @@
  * stored, not logged, and not part of the task row (which keeps only the kind, the subject
  * and the gateway's answer).
  */
-import ssh2 from 'ssh2';
 import {
   TaskResultSchema,
   type KeyTaskStatus,
@@ -17,6 +16,7 @@ import {
 } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
+import { newEd25519Key } from '../../lib/ed25519';
 import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { liveAgents } from '../clusters/service';
@@ -44,9 +44,7 @@ export async function resourceKeypair(
     .where('resource_id', '=', resourceId)
     .executeTakeFirst();
   if (!row) {
-    const pair = ssh2.utils.generateKeyPairSync('ed25519', {
-      comment: `portcullis-resource-${resourceId}`,
-    });
+    const pair = newEd25519Key(`portcullis-resource-${resourceId}`);
     await ctx.db
       .insertInto('resource_keypair')
       .values({
