@@ -6,6 +6,7 @@ import { silentLogger } from '../core/logger';
 import { spoolFile } from '../recording/recorder';
 import {
   createStatementLog,
+  jsonString,
   line,
   STATEMENT_LOG_TEXT_MAX,
   type StatementEntry,
@@ -73,6 +74,13 @@ describe('statement log line', () => {
       expect(written).toBe(reference(entry));
       expect(JSON.parse(written)).toEqual(JSON.parse(reference(entry)));
     }
+  });
+
+  it('quotes every UTF-16 code unit, and surrogate pairs and lone halves, as JSON.stringify does', () => {
+    const texts: string[] = ['', 'SELECT 1', '😀 emoji', 'a\ud800', '\udc00b', '\udbff\udfff'];
+    for (let unit = 0; unit <= 0xffff; unit++) texts.push(`x${String.fromCharCode(unit)}y`);
+    const wrong = texts.filter((t) => jsonString(t) !== JSON.stringify(t));
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -27,7 +27,7 @@ import { formatError } from '@portcullis/contract';
 import type { DbSession } from '../db-proxy/session';
 import type { Logger } from '../core/logger';
 import { ER, HEADER, MAX_PAYLOAD, Malformed, errPayload, frame, type ErrorKind } from './packets';
-import { ResponseTracker, type Expect, type Result } from './results';
+import { ResponseTracker, type Expect } from './results';
 import { decide, pairResults, type Judged, type TimedResult } from './statements';
 
 /** The largest command the gateway reads (a big INSERT fits; a flood does not). */
@@ -62,6 +62,35 @@ export interface RelayOptions {
 }
 
 type Handler = (relay: Relay, command: Command) => void;
+
+/**
+ * What the relay does once the response in flight is complete, or cut short by a close: log
+ * the statements it carried (and follow a `USE`), or switch to the database a COM_INIT_DB
+ * named. Kept as data on the relay rather than as a callback made per command: the command
+ * path runs for every query.
+ */
+type After =
+  | {
+      kind: 'log';
+      judged: Judged;
+      database: string;
+      sentAt: { epoch: number; perf: number };
+    }
+  | { kind: 'init-db'; database: string };
+
+/** A command's payload as one packet numbered 0 (a payload of 16 MiB or more as several). */
+function commandPacket(payload: Buffer): Buffer {
+  if (payload.length >= MAX_PAYLOAD) return frame(payload, 0);
+  const packet = Buffer.allocUnsafe(HEADER + payload.length);
+  packet.writeUIntLE(payload.length, 0, 3);
+  packet[3] = 0;
+  payload.copy(packet, HEADER);
+  return packet;
+}
+
+/** Every result was an OK or a result set (a response with none did not succeed). */
+const succeeded = (results: TimedResult[]): boolean =>
+  results.length > 0 && results.every((r) => r.result.kind !== 'error');
 
 /** The int<4> after the command byte: a statement id, or the connection id of a process kill. */
 const idIn = (command: Command): number =>
@@ -100,7 +129,21 @@ const COMMANDS: Record<number, Handler> = {
 export class Relay {
   private readonly client: Duplex;
   private readonly target: net.Socket;
-  private readonly tracker = new ResponseTracker();
+  private readonly tracker = new ResponseTracker({
+    onResult: (result) => this.results.push({ result, endedAt: performance.now() }),
+    onPrepared: (id) => {
+      if (this.preparing !== undefined) this.prepared.set(id, this.preparing);
+    },
+    onDone: () => this.responseDone(false),
+  });
+  /** The results of the response in flight. */
+  private results: TimedResult[] = [];
+  /** Its follow-up (see {@link After}). */
+  private after: After | undefined;
+  /** The text of the COM_STMT_PREPARE in flight. */
+  private preparing: string | undefined;
+  /** A response is expected for the command in flight. */
+  private awaiting = false;
   private readonly queue: Command[] = [];
   private readonly prepared = new Map<number, string>();
   private database: string;
@@ -115,7 +158,6 @@ export class Relay {
   private inTotal = 0;
   private inSeq = -1;
   private inLastLength = 0;
-  private onResponseDone: (() => void) | undefined;
 
   constructor(private readonly options: RelayOptions) {
     this.client = options.client;
@@ -233,34 +275,43 @@ export class Relay {
 
   // ---- commands ----
 
-  /** Sends the command to the target and follows its response. */
-  forward(
-    command: Command,
-    expect: Expect | 'none',
-    onDone?: (results: TimedResult[], interrupted: boolean) => void,
-  ): void {
+  /** Sends the command to the target and follows its response; `after` runs at its end. */
+  forward(command: Command, expect: Expect | 'none', after?: After): void {
     if (this.closed) return;
-    const results: TimedResult[] = [];
     if (expect === 'none') {
-      this.writeTarget(frame(command.payload, 0));
+      this.writeTarget(commandPacket(command.payload));
       this.next();
       return;
     }
-    this.tracker.expect(expect, {
-      onResult: (result: Result) => results.push({ result, endedAt: performance.now() }),
-      onPrepared: (id) => this.onPrepared?.(id),
-      onDone: () => {
-        this.onPrepared = undefined;
-        this.onResponseDone = undefined;
-        onDone?.(results, false);
-        this.next();
-      },
-    });
-    this.onResponseDone = () => onDone?.(results, true);
-    this.writeTarget(frame(command.payload, 0));
+    this.results = [];
+    this.after = after;
+    this.awaiting = true;
+    this.tracker.expect(expect);
+    this.writeTarget(commandPacket(command.payload));
   }
 
-  private onPrepared: ((id: number) => void) | undefined;
+  /** The response is complete, or the connection closed before it was (`interrupted`). */
+  private responseDone(interrupted: boolean): void {
+    if (!this.awaiting) return;
+    this.awaiting = false;
+    this.preparing = undefined;
+    const after = this.after;
+    this.after = undefined;
+    const results = this.results;
+    if (after?.kind === 'log') {
+      const { judged, database, sentAt } = after;
+      const entries = pairResults(judged.statements, results, database, sentAt, interrupted);
+      for (const entry of entries) this.options.session.logStatement(entry);
+      const use = judged.uses[judged.uses.length - 1];
+      if (use !== undefined && !interrupted && succeeded(results)) this.database = use;
+    } else if (after?.kind === 'init-db') {
+      // Its answer is one packet: an OK (no result is recorded for it) or an ERR.
+      if (!interrupted && results.every((r) => r.result.kind !== 'error')) {
+        this.database = after.database;
+      }
+    }
+    if (!interrupted) this.next();
+  }
 
   refuse(command: Command, kind: ErrorKind, message: string): void {
     this.writeClient(frame(errPayload(kind, message), command.lastSeq + 1));
@@ -314,7 +365,6 @@ export class Relay {
       this.refuse(command, ER.UNKNOWN, 'Portcullis: too many prepared statements are open');
       return;
     }
-    this.onPrepared = (id) => this.prepared.set(id, text);
     this.judged(command, text, 'prepare');
   }
 
@@ -324,7 +374,6 @@ export class Relay {
     const decision = decide(text, session, this.options.offered);
     const startedAt = Date.now();
     if (!decision.pass) {
-      this.onPrepared = undefined;
       session.logStatement({
         startedAt,
         database: this.database,
@@ -341,21 +390,19 @@ export class Relay {
     const notices = [...new Set(decision.statements.flatMap((s) => (s.notice ? [s.notice] : [])))];
     if (notices.length > 0) session.alarm('notice', text, notices.join(', '));
     // A prepared text is logged when it runs (COM_STMT_EXECUTE), not when it is prepared.
-    if (expect === 'prepare') return this.forward(command, 'prepare');
+    if (expect === 'prepare') {
+      this.preparing = text;
+      return this.forward(command, 'prepare');
+    }
     this.forwardLogged(command, decision, startedAt);
   }
 
   private forwardLogged(command: Command, judged: Judged, startedAt: number): void {
-    const sentAt = { epoch: startedAt, perf: performance.now() };
-    const database = this.database;
-    this.forward(command, 'results', (results, interrupted) => {
-      const entries = pairResults(judged.statements, results, database, sentAt, interrupted);
-      for (const entry of entries) {
-        this.options.session.logStatement(entry);
-      }
-      const ok = results.length > 0 && !results.some((r) => r.result.kind === 'error');
-      const use = judged.uses[judged.uses.length - 1];
-      if (ok && use !== undefined) this.database = use;
+    this.forward(command, 'results', {
+      kind: 'log',
+      judged,
+      database: this.database,
+      sentAt: { epoch: startedAt, perf: performance.now() },
     });
   }
 
@@ -385,9 +432,7 @@ export class Relay {
       );
       return;
     }
-    this.forward(command, 'single', (results) => {
-      if (results.every((r) => r.result.kind !== 'error')) this.database = database;
-    });
+    this.forward(command, 'single', { kind: 'init-db', database });
   }
 
   // ---- the target's responses ----
@@ -450,9 +495,7 @@ export class Relay {
     if (this.closed) return;
     this.closed = true;
     // The statement in flight still gets its line: what came back, then the end.
-    const inFlight = this.onResponseDone;
-    this.onResponseDone = undefined;
-    inFlight?.();
+    this.responseDone(true);
     this.target.destroy();
     // Let a last ERR reach the client, but never wait long for a client that does not read.
     const client = this.client;

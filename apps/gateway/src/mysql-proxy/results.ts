@@ -37,7 +37,8 @@ export interface ResponseEvents {
   onResult(result: Result): void;
   /** The whole response arrived; the next command may be sent. */
   onDone(): void;
-  onPrepared?(statementId: number): void;
+  /** A COM_STMT_PREPARE response named its statement id. */
+  onPrepared(statementId: number): void;
 }
 
 /** What follows a run of definitions and their EOF. */
@@ -51,6 +52,13 @@ type State =
   | { at: 'rows'; count: number }
   | { at: 'fields' }
   | { at: 'prepare-first' };
+
+// The states nothing mutates are made once ('columns' and 'rows' count, so each is new).
+const IDLE: State = { at: 'idle' };
+const FIRST_RESULT: State = { at: 'first', single: false };
+const SINGLE: State = { at: 'first', single: true };
+const FIELDS: State = { at: 'fields' };
+const PREPARE_FIRST: State = { at: 'prepare-first' };
 
 const isEof = (first: number, length: number): boolean => first === 0xfe && length < 9;
 
@@ -67,8 +75,7 @@ function readOk(prefix: Buffer): { rows: number; status: number } {
 const eofStatus = (prefix: Buffer): number => (prefix.length >= 5 ? prefix.readUInt16LE(3) : 0);
 
 export class ResponseTracker {
-  private state: State = { at: 'idle' };
-  private events: ResponseEvents | undefined;
+  private state: State = IDLE;
   // Framing across chunks.
   private header = Buffer.alloc(HEADER);
   private headerHave = 0;
@@ -78,19 +85,21 @@ export class ResponseTracker {
   private have = 0;
   private continuing = false;
 
+  /** `events` hear of every response this tracker follows (one sink: nothing made per command). */
+  constructor(private readonly events: ResponseEvents) {}
+
   /** Starts following the response to a command that was just forwarded. */
-  expect(expect: Expect, events: ResponseEvents): void {
-    this.events = events;
+  expect(expect: Expect): void {
     this.state =
       expect === 'results'
-        ? { at: 'first', single: false }
+        ? FIRST_RESULT
         : expect === 'single'
-          ? { at: 'first', single: true }
+          ? SINGLE
           : expect === 'rows'
             ? { at: 'rows', count: 0 }
             : expect === 'fields'
-              ? { at: 'fields' }
-              : { at: 'prepare-first' };
+              ? FIELDS
+              : PREPARE_FIRST;
   }
 
   get busy(): boolean {
@@ -138,19 +147,17 @@ export class ResponseTracker {
   }
 
   private result(result: Result): void {
-    this.events?.onResult(result);
+    this.events.onResult(result);
   }
 
   private done(): void {
-    this.state = { at: 'idle' };
-    const events = this.events;
-    this.events = undefined;
-    events?.onDone();
+    this.state = IDLE;
+    this.events.onDone();
   }
 
   /** After an OK or EOF: another result follows, or the response is complete. */
   private next(status: number): void {
-    if (status & STATUS.MORE_RESULTS_EXISTS) this.state = { at: 'first', single: false };
+    if (status & STATUS.MORE_RESULTS_EXISTS) this.state = FIRST_RESULT;
     else this.done();
   }
 
@@ -223,7 +230,7 @@ export class ResponseTracker {
         const id = r.u32();
         const columns = r.u16();
         const params = r.u16();
-        this.events?.onPrepared?.(id);
+        this.events.onPrepared(id);
         this.result({ kind: 'ok', rows: 0 });
         // Parameter definitions and their EOF come first, then the columns and theirs.
         const columnDefs: Then =

@@ -96,37 +96,46 @@ export function pairResults(
   const entries: StatementEntry[] = [];
   let start = sentAt.perf;
   let failed = false;
-  statements.forEach((statement, i) => {
-    const last = i === statements.length - 1;
-    const mine = last ? results.slice(i) : results.slice(i, i + 1);
-    const base: StatementEntry = {
+  // Objects built field by field, not spread: this runs for every statement the gateway relays.
+  for (let i = 0; i < statements.length; i++) {
+    const statement = statements[i] as Judged['statements'][number];
+    const first = i;
+    const end = i === statements.length - 1 ? results.length : Math.min(i + 1, results.length);
+    const entry: StatementEntry = {
       startedAt: Math.round(sentAt.epoch + (start - sentAt.perf)),
       database,
       statement: statement.text,
       durationMs: 0,
-      ...(statement.notice !== undefined && { action: 'notice', rule: statement.notice }),
     };
-    if (mine.length === 0) {
-      entries.push({
-        ...base,
-        error: failed
-          ? 'not run: an earlier statement failed'
-          : interrupted
-            ? 'the connection closed before its result'
-            : 'no result was seen for it',
-      });
-      return;
+    if (statement.notice !== undefined) {
+      entry.action = 'notice';
+      entry.rule = statement.notice;
     }
-    const end = (mine[mine.length - 1] as TimedResult).endedAt;
-    const error = mine.find((r) => r.result.kind === 'error')?.result;
-    const rows = mine.reduce((n, r) => n + (r.result.kind === 'error' ? 0 : r.result.rows), 0);
-    entries.push({
-      ...base,
-      durationMs: end - start,
-      ...(error?.kind === 'error' ? { error: error.message } : { rows }),
-    });
-    if (error) failed = true;
-    start = end;
-  });
+    entries.push(entry);
+    if (end <= first) {
+      entry.error = failed
+        ? 'not run: an earlier statement failed'
+        : interrupted
+          ? 'the connection closed before its result'
+          : 'no result was seen for it';
+      continue;
+    }
+    let rows = 0;
+    let error: string | undefined;
+    for (let r = first; r < end; r++) {
+      const result = (results[r] as TimedResult).result;
+      if (result.kind === 'error') error ??= result.message;
+      else rows += result.rows;
+    }
+    const endedAt = (results[end - 1] as TimedResult).endedAt;
+    entry.durationMs = endedAt - start;
+    if (error !== undefined) {
+      entry.error = error;
+      failed = true;
+    } else {
+      entry.rows = rows;
+    }
+    start = endedAt;
+  }
   return entries;
 }
