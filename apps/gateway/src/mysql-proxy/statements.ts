@@ -63,20 +63,24 @@ export function decide(
     };
   }
   const notices = verdict.notices;
-  const byOp = (op: string): SqlRule[] => notices.filter((r) => r.op === op);
+  if (notices.length === 0) {
+    return { pass: true, uses, statements: statements.map((s) => ({ text: s.text })) };
+  }
   // A notice is put on the statements of its kind; if the judge's ops do not say which, on all.
-  const anyMatch = statements.some((s) => byOp(s.op).length > 0);
+  const anyMatch = statements.some((s) => noticesOf(notices, s.op).length > 0);
   return {
     pass: true,
     uses,
     statements: statements.map((s) => {
-      const rules = anyMatch ? byOp(s.op) : notices;
+      const rules = anyMatch ? noticesOf(notices, s.op) : notices;
       return rules.length > 0
         ? { text: s.text, notice: rules.map(ruleText).join(', ') }
         : { text: s.text };
     }),
   };
 }
+
+const noticesOf = (notices: SqlRule[], op: string): SqlRule[] => notices.filter((r) => r.op === op);
 
 export interface TimedResult {
   result: Result;

@@ -41,7 +41,11 @@ export type SqlVerdict =
     };
 
 const BLOCKED = 'Portcullis blocked this statement';
-const cache = new LruCache<Description>(1000);
+/** Per dialect, keyed by the text itself (a key made by concatenation is a new string to hash). */
+const caches: Record<SqlDialect, LruCache<Description>> = {
+  mysql: new LruCache<Description>(1000),
+  postgresql: new LruCache<Description>(1000),
+};
 
 /**
  * Judges one text a client sent (a query, a prepared statement's text). Synchronous: it runs for
@@ -52,9 +56,9 @@ export function judgeSql(
   sql: string,
   policy: SqlPolicy | undefined,
 ): SqlVerdict {
-  const key = `${dialect}\u0000${sql}`;
+  const cache = caches[dialect];
   if (!policy || (!policy.block.length && !policy.notice.length && !policy.approval)) {
-    const cached = cache.get(key);
+    const cached = cache.get(sql);
     const statements = cached ? judged(cached.readings[0] ?? []) : split(dialect, sql);
     return { action: 'pass', statements, notices: [] };
   }
@@ -64,10 +68,10 @@ export function judgeSql(
       `${BLOCKED}: the SQL parser is not loaded, and this database has rules`,
     );
   }
-  let description = cache.get(key);
+  let description = cache.get(sql);
   if (!description) {
     description = dialect === 'mysql' ? describeMysql(sql) : describePostgres(sql);
-    cache.set(key, description);
+    cache.set(sql, description);
   }
   return applyPolicy(description, policy);
 }

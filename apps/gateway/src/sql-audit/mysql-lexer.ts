@@ -27,21 +27,56 @@ export interface MysqlLexOptions {
 
 const VERSIONED_MARKER = /\/\*M?!\d{0,6}/y;
 
+/**
+ * The two rewritten copies of a text, made on the first rewrite: most texts an application
+ * sends (`SELECT c FROM t WHERE id=4711`) have no string, comment or backslash, and are their
+ * own canonical text and skeleton.
+ */
+class Rewrites {
+  private canonical: string[] | undefined;
+  private skeleton: string[] | undefined;
+
+  constructor(private readonly sql: string) {}
+
+  /** Sets one character of the canonical text (`also`: of the skeleton too). */
+  set(at: number, char: string, also: boolean): void {
+    this.canonical ??= this.sql.split('');
+    this.canonical[at] = char;
+    if (also) {
+      this.skeleton ??= this.sql.split('');
+      this.skeleton[at] = char;
+    }
+  }
+
+  /** Blanks [from, to) in the skeleton, and in the canonical text unless `keepInCanonical`. */
+  blank(from: number, to: number, keepInCanonical = false): void {
+    const { sql } = this;
+    const end = Math.min(to, sql.length);
+    if (end <= from) return;
+    const skeleton = (this.skeleton ??= sql.split(''));
+    const canonical = keepInCanonical ? undefined : (this.canonical ??= sql.split(''));
+    for (let k = from; k < end; k++) {
+      const blank = sql[k] === '\n' ? '\n' : ' ';
+      skeleton[k] = blank;
+      if (canonical) canonical[k] = blank;
+    }
+  }
+
+  texts(): { canonical: string; skeleton: string } {
+    return {
+      canonical: this.canonical ? this.canonical.join('') : this.sql,
+      skeleton: this.skeleton ? this.skeleton.join('') : this.sql,
+    };
+  }
+}
+
 export function lexMysql(sql: string, options: MysqlLexOptions): LexedText {
   const n = sql.length;
-  const canonical = sql.split('');
-  const skeleton = sql.split('');
+  const rewrites = new Rewrites(sql);
   const segments: Segment[] = [];
   let segmentStart = 0;
   let inVersioned = false;
   let unterminated = false;
-  const blank = (from: number, to: number, keepInCanonical = false): void => {
-    for (let k = from; k < to && k < n; k++) {
-      const newline = sql[k] === '\n';
-      skeleton[k] = newline ? '\n' : ' ';
-      if (!keepInCanonical) canonical[k] = newline ? '\n' : ' ';
-    }
-  };
   let i = 0;
   while (i < n) {
     const c = sql[i];
@@ -55,9 +90,9 @@ export function lexMysql(sql: string, options: MysqlLexOptions): LexedText {
       while (j < n) {
         const d = sql[j];
         if (d === '\\' && escapes) {
-          canonical[j] = '_';
+          rewrites.set(j, '_', false);
           if (options.backslashEscapes) {
-            if (j + 1 < n) canonical[j + 1] = '_';
+            if (j + 1 < n) rewrites.set(j + 1, '_', false);
             j += 2;
           } else {
             j += 1;
@@ -74,35 +109,34 @@ export function lexMysql(sql: string, options: MysqlLexOptions): LexedText {
         }
       }
       const end = closed ? j + 1 : n;
-      blank(i, end, true);
+      rewrites.blank(i, end, true);
       if (!closed) unterminated = true;
       i = end;
     } else if (c === '/' && next === '*') {
       VERSIONED_MARKER.lastIndex = i;
       const marker = VERSIONED_MARKER.exec(sql);
       if (marker && options.versionedAsCode && !inVersioned) {
-        blank(i, i + marker[0].length);
+        rewrites.blank(i, i + marker[0].length);
         inVersioned = true;
         i += marker[0].length;
       } else {
         const close = sql.indexOf('*/', i + 2);
         const end = close === -1 ? n : close + 2;
         if (close === -1) unterminated = true;
-        blank(i, end);
+        rewrites.blank(i, end);
         i = end;
       }
     } else if (c === '*' && next === '/' && inVersioned) {
-      blank(i, i + 2);
+      rewrites.blank(i, i + 2);
       inVersioned = false;
       i += 2;
     } else if (c === '#' || (c === '-' && next === '-' && isCommentSpace(sql, i + 2))) {
       const newline = sql.indexOf('\n', i);
       const end = newline === -1 ? n : newline;
-      blank(i, end);
+      rewrites.blank(i, end);
       i = end;
     } else if (c === '-' && next === '-') {
-      canonical[i + 1] = ' ';
-      skeleton[i + 1] = ' ';
+      rewrites.set(i + 1, ' ', true);
       i += 2;
     } else if (c === ';') {
       segments.push({ start: segmentStart, end: i, unterminated: false });
@@ -114,7 +148,8 @@ export function lexMysql(sql: string, options: MysqlLexOptions): LexedText {
   }
   if (inVersioned) unterminated = true;
   segments.push({ start: segmentStart, end: n, unterminated });
-  return { canonical: canonical.join(''), skeleton: skeleton.join(''), segments };
+  const { canonical, skeleton } = rewrites.texts();
+  return { canonical, skeleton, segments };
 }
 
 /** MySQL: `--` starts a comment only when followed by a space or control character, or the end. */
