@@ -188,6 +188,27 @@ describe('session recordings', () => {
     expect(fs.readdirSync(recordingSpool(stale))).toEqual([]);
   });
 
+  it('sends a busy live session at most about once a second, and the rest when it ends', async () => {
+    const dir = dataDir();
+    const server = fakeServer();
+    const recordings = start(dir, server);
+    const session = recordings.open(5, () => undefined);
+    const tap = session.channel({ cols: 80, rows: 24 }, { input: false });
+    // 2.2 s of output, a line every 20 ms.
+    const began = Date.now();
+    for (let i = 0; i < 110; i++) {
+      tap.output(Buffer.from(`line ${i}\r\n`));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const live = server.chunks.length;
+    expect(live).toBeGreaterThanOrEqual(1); // it streams while the session runs …
+    // … about once a second (it was every pump, twice a second: 4 in 2.2 s).
+    expect(live).toBeLessThanOrEqual(Math.floor((Date.now() - began) / 1000) + 1);
+    await session.close();
+    expect(await recordings.idle(5000)).toBe(true);
+    expect(server.held.get(5)!.toString()).toContain('line 109');
+  });
+
   it('keeps the spool while the channel is down, and sends it once connected', async () => {
     const dir = dataDir();
     let up = false;

@@ -5,6 +5,12 @@
  * recording_ack with the size it holds, and the next chunk starts there, so a lost or repeated
  * chunk only costs a resend (the server keeps chunks idempotently by offset).
  *
+ * A live session's new bytes go at most once per {@link LIVE_INTERVAL_MS}, as one chunk, unless a
+ * whole chunk waits: each chunk costs both ends a file read and write, a control message and a
+ * database look-up, and a busy database session (a statement log line per query, its spool
+ * written four times a second) would otherwise send one per write. An ended session's rest
+ * goes at once.
+ *
  * Files found in the spool at start-up belong to sessions a previous run did not finish (a
  * crash, a SIGKILL): they upload as soon as the server welcomes this gateway. What the log
  * filters held back at the crash (a sidecar, see recorder.ts heldSpoolFile) is appended first,
@@ -17,6 +23,8 @@ import type { Logger } from '../core/logger';
 import { CONTROL_PROTOCOL, RECORDING_CHUNK_BYTES, type GatewayMessage } from '../control/protocol';
 
 const PUMP_MS = 500;
+/** A live recording's new bytes wait at most about this long (or until a whole chunk waits). */
+const LIVE_INTERVAL_MS = 1000;
 /** An unanswered chunk is sent again after this long. */
 const ACK_TIMEOUT_MS = 15_000;
 const SPOOL_NAME = /^([1-9][0-9]{0,15})\.cast$/;
@@ -61,7 +69,19 @@ interface Upload {
   sentAt: number;
   /** The session is over: no more bytes will be appended. */
   finished: boolean;
+  /** When the last chunk was read (0: none yet). */
+  lastSentAt: number;
+  /** The spool's size when the last chunk was read. */
+  seenSize: number;
 }
+
+const upload = (finished: boolean): Upload => ({
+  acked: 0,
+  sentAt: 0,
+  finished,
+  lastSentAt: 0,
+  seenSize: 0,
+});
 
 export interface RecordingAck {
   connection_id: number;
@@ -94,7 +114,7 @@ export function createUploader(
     const match = SPOOL_NAME.exec(name);
     if (!match) continue;
     recoverHeld(dir, name, logger);
-    uploads.set(Number(match[1]), { acked: 0, sentAt: 0, finished: true });
+    uploads.set(Number(match[1]), upload(true));
   }
   // A sidecar without its spool (the recording was uploaded and deleted): nothing to add to.
   for (const name of names) {
@@ -113,8 +133,13 @@ export function createUploader(
   };
 
   const step = async (id: number, upload: Upload): Promise<void> => {
-    if (upload.sentAt !== 0 && Date.now() - upload.sentAt < ACK_TIMEOUT_MS) return;
-    upload.sentAt = Date.now(); // claims the slot before the first await
+    const now = Date.now();
+    if (upload.sentAt !== 0 && now - upload.sentAt < ACK_TIMEOUT_MS) return;
+    const wholeChunkWaits = upload.seenSize - upload.acked >= RECORDING_CHUNK_BYTES;
+    if (!upload.finished && !wholeChunkWaits && now - upload.lastSentAt < LIVE_INTERVAL_MS) {
+      return;
+    }
+    upload.sentAt = now; // claims the slot before the first await
     try {
       const handle = await fs.promises.open(path.join(dir, `${id}.cast`), 'r');
       try {
@@ -127,6 +152,8 @@ export function createUploader(
         const length = Math.min(RECORDING_CHUNK_BYTES, size - upload.acked);
         const buffer = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buffer, 0, length, upload.acked);
+        upload.seenSize = size;
+        upload.lastSentAt = Date.now();
         const sent = send({
           v: CONTROL_PROTOCOL,
           type: 'recording_chunk',
@@ -157,7 +184,7 @@ export function createUploader(
 
   return {
     track(id) {
-      if (!uploads.has(id)) uploads.set(id, { acked: 0, sentAt: 0, finished: false });
+      if (!uploads.has(id)) uploads.set(id, upload(false));
     },
     finish(id) {
       const upload = uploads.get(id);
@@ -174,7 +201,8 @@ export function createUploader(
       }
       upload.acked = ack.size;
       upload.sentAt = 0;
-      // Straight on to the next chunk: a busy session's backlog drains at channel speed.
+      // Straight on to the next chunk when a whole one waits (a busy session's backlog drains
+      // at channel speed) or the session has ended; else the pump sends the rest in time.
       void step(ack.connection_id, upload);
     },
     onConnected() {

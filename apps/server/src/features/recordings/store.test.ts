@@ -34,6 +34,15 @@ describe('the filesystem recording store', () => {
     expect(sizes).toEqual([4, 4, 8]);
     expect((await store.read(other))!.toString()).toBe('01234567');
   });
+
+  it('makes the team folder again when it was removed behind its back', async () => {
+    const gone = { companyId: 4, connectionId: 13 };
+    expect(await store.write(gone, 0, Buffer.from('ab'))).toBe(2);
+    fs.rmSync(path.join(dir, 'recordings', '4'), { recursive: true });
+    // The store remembers the folder; the write still lands (from the start: the file went too).
+    expect(await store.write(gone, 0, Buffer.from('ab'))).toBe(2);
+    expect((await store.read(gone))!.toString()).toBe('ab');
+  });
 });
 
 describe('a recording shaped for its reader', () => {

@@ -35,6 +35,8 @@ export type RecordingState = 'available' | 'archived' | 'restoring' | 'missing';
 export function filesystemRecordingStore(dataDir: string): RecordingStore {
   const root = path.join(dataDir, 'recordings');
   const locks = new Map<string, Promise<unknown>>();
+  /** Company folders known to exist: a live recording's every chunk need not ask again. */
+  const folders = new Set<string>();
   // Both parts are integers (the caller's types and the database say so): never a path a
   // client chose.
   const fileOf = (key: RecordingKey): string =>
@@ -55,8 +57,17 @@ export function filesystemRecordingStore(dataDir: string): RecordingStore {
     write(key, offset, data) {
       const file = fileOf(key);
       return serialised(file, async () => {
-        await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-        const handle = await fs.promises.open(file, 'a+', 0o600);
+        const folder = path.dirname(file);
+        if (!folders.has(folder)) {
+          await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
+          folders.add(folder);
+        }
+        const handle = await fs.promises.open(file, 'a+', 0o600).catch(async (err: unknown) => {
+          // The folder went (removed by hand, or the data folder was reset): make it again.
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
+          return fs.promises.open(file, 'a+', 0o600);
+        });
         try {
           const { size } = await handle.stat();
           const end = offset + data.length;
