@@ -40,6 +40,8 @@ interface Command {
   payload: Buffer;
   /** Sequence id of its last packet: a refusal answers with the next one. */
   lastSeq: number;
+  /** The client's own bytes of it, when they are one packet numbered 0: forwarded as they are. */
+  packet?: Buffer;
 }
 
 export interface RelayOptions {
@@ -196,10 +198,35 @@ export class Relay {
 
   /** 3-byte length + seq; a payload of exactly 0xffffff continues in the next packet. */
   private frameClient(chunk: Buffer): void {
+    const size = chunk.length;
     let offset = 0;
-    while (offset < chunk.length) {
+    while (offset < size) {
+      // The common case, read in place: a whole one-packet command in this chunk.
+      if (
+        this.inHeaderHave === 0 &&
+        this.inParts.length === 0 &&
+        this.inLastLength !== MAX_PAYLOAD &&
+        size - offset >= HEADER
+      ) {
+        const length =
+          (chunk[offset] as number) |
+          ((chunk[offset + 1] as number) << 8) |
+          ((chunk[offset + 2] as number) << 16);
+        const end = offset + HEADER + length;
+        // Anything else (empty, numbered wrong, 16 MiB, cut) goes the long way, which judges it.
+        if (chunk[offset + 3] === 0 && length > 0 && length < MAX_PAYLOAD && end <= size) {
+          this.queue.push({
+            payload: chunk.subarray(offset + HEADER, end),
+            lastSeq: 0,
+            packet: chunk.subarray(offset, end),
+          });
+          this.inLastLength = length;
+          offset = end;
+          continue;
+        }
+      }
       if (this.inHeaderHave < HEADER) {
-        const n = Math.min(HEADER - this.inHeaderHave, chunk.length - offset);
+        const n = Math.min(HEADER - this.inHeaderHave, size - offset);
         chunk.copy(this.inHeader, this.inHeaderHave, offset, offset + n);
         this.inHeaderHave += n;
         offset += n;
@@ -221,7 +248,7 @@ export class Relay {
         if (length === 0) this.packetDone();
         continue;
       }
-      const n = Math.min(this.inLeft, chunk.length - offset);
+      const n = Math.min(this.inLeft, size - offset);
       this.inParts.push(chunk.subarray(offset, offset + n));
       offset += n;
       this.inLeft -= n;
@@ -279,7 +306,7 @@ export class Relay {
   forward(command: Command, expect: Expect | 'none', after?: After): void {
     if (this.closed) return;
     if (expect === 'none') {
-      this.writeTarget(commandPacket(command.payload));
+      this.writeTarget(command.packet ?? commandPacket(command.payload));
       this.next();
       return;
     }
@@ -287,7 +314,7 @@ export class Relay {
     this.after = after;
     this.awaiting = true;
     this.tracker.expect(expect);
-    this.writeTarget(commandPacket(command.payload));
+    this.writeTarget(command.packet ?? commandPacket(command.payload));
   }
 
   /** The response is complete, or the connection closed before it was (`interrupted`). */
@@ -329,7 +356,11 @@ export class Relay {
     if (kill !== undefined) {
       // Stopping one's own statement touches no data: it needs no rule's leave.
       const payload = Buffer.concat([Buffer.from([0x03]), Buffer.from(kill, 'utf8')]);
-      this.forwardLogged({ ...command, payload }, { statements: [{ text }], uses: [] }, Date.now());
+      this.forwardLogged(
+        { payload, lastSeq: command.lastSeq },
+        { statements: [{ text }], uses: [] },
+        Date.now(),
+      );
       return;
     }
     this.judged(command, text, 'results');
@@ -356,7 +387,7 @@ export class Relay {
     const payload = Buffer.alloc(5);
     payload[0] = 0x0c;
     payload.writeUInt32LE(thread, 1);
-    this.forward({ ...command, payload }, 'single');
+    this.forward({ payload, lastSeq: command.lastSeq }, 'single');
   }
 
   prepare(command: Command): void {

@@ -108,10 +108,25 @@ export class ResponseTracker {
 
   /** Reads one chunk of the target's bytes (the caller forwards them unchanged). */
   feed(chunk: Buffer): void {
+    const size = chunk.length;
     let offset = 0;
-    while (offset < chunk.length) {
+    while (offset < size) {
+      // The common case, read in place: a whole packet in this chunk (no copy, no view made).
+      if (this.headerHave === 0 && size - offset >= HEADER) {
+        const length =
+          (chunk[offset] as number) |
+          ((chunk[offset + 1] as number) << 8) |
+          ((chunk[offset + 2] as number) << 16);
+        const body = offset + HEADER;
+        if (size - body >= length) {
+          offset = body + length;
+          this.length = length;
+          this.complete(chunk, body, body + Math.min(length, PREFIX_MAX));
+          continue;
+        }
+      }
       if (this.headerHave < HEADER) {
-        const n = Math.min(HEADER - this.headerHave, chunk.length - offset);
+        const n = Math.min(HEADER - this.headerHave, size - offset);
         chunk.copy(this.header, this.headerHave, offset, offset + n);
         this.headerHave += n;
         offset += n;
@@ -120,10 +135,10 @@ export class ResponseTracker {
         this.left = this.length;
         this.parts = [];
         this.have = 0;
-        if (this.left === 0) this.complete();
+        if (this.left === 0) this.completeParts();
         continue;
       }
-      const n = Math.min(this.left, chunk.length - offset);
+      const n = Math.min(this.left, size - offset);
       if (this.have < PREFIX_MAX) {
         const keep = Math.min(n, PREFIX_MAX - this.have);
         this.parts.push(chunk.subarray(offset, offset + keep));
@@ -131,19 +146,25 @@ export class ResponseTracker {
       }
       offset += n;
       this.left -= n;
-      if (this.left === 0) this.complete();
+      if (this.left === 0) this.completeParts();
     }
   }
 
-  private complete(): void {
+  /** A packet read across chunks: its kept parts make its prefix. */
+  private completeParts(): void {
     this.headerHave = 0;
+    const prefix = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts);
+    this.parts = [];
+    this.complete(prefix, 0, prefix.length);
+  }
+
+  /** A packet whose first bytes (at most PREFIX_MAX) are `buf[start, end)`. */
+  private complete(buf: Buffer, start: number, end: number): void {
     const wasContinuing = this.continuing;
     this.continuing = this.length === MAX_PAYLOAD;
     // The tail of a 16 MiB payload is not a packet of its own.
     if (wasContinuing) return;
-    const prefix = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts);
-    this.parts = [];
-    this.packet(prefix, this.length);
+    this.packet(buf, start, end, this.length);
   }
 
   private result(result: Result): void {
@@ -161,9 +182,18 @@ export class ResponseTracker {
     else this.done();
   }
 
-  private packet(prefix: Buffer, length: number): void {
-    const first = prefix[0] ?? -1;
+  /**
+   * One packet of `length` bytes whose first ones are `buf[start, end)`. Only the packets that
+   * say something (OK, ERR, EOF, a column count) are looked into; a row only counts.
+   */
+  private packet(buf: Buffer, start: number, end: number, length: number): void {
+    const first = start < end ? (buf[start] as number) : -1;
     const s = this.state;
+    if (s.at === 'rows' && first !== 0xff && !isEof(first, length)) {
+      s.count += 1;
+      return;
+    }
+    const prefix = buf.subarray(start, end);
     switch (s.at) {
       case 'idle':
         // Unsolicited (a server shutting the connection down says why): forwarded, not logged.
