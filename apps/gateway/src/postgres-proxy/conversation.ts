@@ -44,6 +44,25 @@ const UNSAFE_ENCODINGS = new Set([
 
 const ch = (c: string) => c.charCodeAt(0);
 
+/** A statement log entry, built field by field (not spread: it is made for every statement). */
+function entryOf(
+  startedAt: number,
+  database: string,
+  statement: string,
+  durationMs: number,
+  outcome: { rows?: number; error?: string },
+  notice: string | undefined,
+): StatementEntry {
+  const entry: StatementEntry = { startedAt, database, statement, durationMs };
+  if (outcome.rows !== undefined) entry.rows = outcome.rows;
+  if (outcome.error !== undefined) entry.error = outcome.error;
+  if (notice) {
+    entry.action = 'notice';
+    entry.rule = notice;
+  }
+  return entry;
+}
+
 interface Named {
   text: string;
   notice?: string;
@@ -142,11 +161,17 @@ export class Conversation {
         }
         const notice = this.notice(text, verdict);
         const statements = verdict.statements.map((s) => s.text);
-        this.pending.push({
-          ...base,
+        // Built field by field, not spread: this runs for every query.
+        const simple: Extract<Pending, { kind: 'simple' }> = {
+          kind: 'simple',
           statements: statements.length > 0 ? statements : [text],
-          ...(notice && { notice }),
-        });
+          index: 0,
+          since: base.since,
+          startedAt: base.startedAt,
+          rows: 0,
+        };
+        if (notice) simple.notice = notice;
+        this.pending.push(simple);
         return raw;
       }
       case 'P': {
@@ -434,15 +459,16 @@ export class Conversation {
     bound?: Named,
   ): void {
     const portal = bound ?? this.portals.get(item.portal);
-    this.events.log({
-      startedAt: item.startedAt,
-      database: this.database,
-      statement: portal?.text ?? '(a portal the gateway did not see prepared)',
-      durationMs: performance.now() - item.since,
-      ...(outcome.rows !== undefined && { rows: outcome.rows }),
-      ...(outcome.error !== undefined && { error: outcome.error }),
-      ...(portal?.notice && { action: 'notice' as const, rule: portal.notice }),
-    });
+    this.events.log(
+      entryOf(
+        item.startedAt,
+        this.database,
+        portal?.text ?? '(a portal the gateway did not see prepared)',
+        performance.now() - item.since,
+        outcome,
+        portal?.notice,
+      ),
+    );
   }
 
   private finishSimple(
@@ -451,15 +477,9 @@ export class Conversation {
   ): void {
     const now = performance.now();
     const text = item.statements[item.index] ?? item.statements[item.statements.length - 1] ?? '';
-    this.events.log({
-      startedAt: item.startedAt,
-      database: this.database,
-      statement: text,
-      durationMs: now - item.since,
-      ...(outcome.rows !== undefined && { rows: outcome.rows }),
-      ...(outcome.error !== undefined && { error: outcome.error }),
-      ...(item.notice && { action: 'notice' as const, rule: item.notice }),
-    });
+    this.events.log(
+      entryOf(item.startedAt, this.database, text, now - item.since, outcome, item.notice),
+    );
     item.index += 1;
     item.since = now;
     item.startedAt = Date.now();

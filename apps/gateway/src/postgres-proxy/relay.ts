@@ -26,6 +26,30 @@ export interface RelayOptions {
   onEnd(): void;
 }
 
+/** Adds a piece to write, joined to the last when it follows it in the same memory. */
+function addPiece(pieces: Buffer[], piece: Buffer): void {
+  const last = pieces[pieces.length - 1];
+  if (last && last.buffer === piece.buffer && last.byteOffset + last.length === piece.byteOffset) {
+    pieces[pieces.length - 1] = Buffer.from(
+      last.buffer,
+      last.byteOffset,
+      last.length + piece.length,
+    );
+  } else {
+    pieces.push(piece);
+  }
+}
+
+/** Writes the pieces, corked when there are several; false when the socket wants a pause. */
+function writePieces(socket: net.Socket, pieces: Buffer[]): boolean {
+  if (pieces.length === 1) return socket.write(pieces[0] as Buffer);
+  let ok = true;
+  socket.cork();
+  for (const piece of pieces) ok = socket.write(piece) && ok;
+  socket.uncork();
+  return ok;
+}
+
 export function relaySession(options: RelayOptions): void {
   const { client, target, session, logger } = options;
   const conversation = new Conversation(
@@ -63,32 +87,31 @@ export function relaySession(options: RelayOptions): void {
   const onClientData = (chunk: Buffer): void => {
     if (ended) return;
     reader.push(chunk);
-    // One write (writev) for all of a chunk's messages: a pipelined Parse/Bind/Execute/Sync
-    // is one packet in, one packet out.
-    target.cork();
+    const outs: Buffer[] = [];
+    let failure: string | undefined;
     try {
       for (let m = reader.next(); m; m = reader.next()) {
-        const out = conversation.fromClient(m.type, m.body, m.raw);
-        if (!target.write(out)) client.pause();
+        addPiece(outs, conversation.fromClient(m.type, m.body, m.raw));
       }
     } catch (err) {
-      const text = err instanceof ProtocolError ? err.message : 'an unreadable message';
-      logger.info(
-        { connection_id: session.connectionId, reason: text },
-        'postgresql client sent a bad message',
-      );
-      if (fromTarget.atBoundary) {
-        client.write(
-          errorResponse({ severity: 'FATAL', code: '08P01', message: `Portcullis: ${text}` }),
-        );
-      }
-      // The chunk's messages before the bad one were judged and are pending: they go out
-      // before the target is closed, as the conversation will log them.
-      target.uncork();
-      end('protocol', true);
-    } finally {
-      target.uncork();
+      failure = err instanceof ProtocolError ? err.message : 'an unreadable message';
     }
+    // One write for all of a chunk's messages (the chunk itself when they go unchanged): a
+    // pipelined Parse/Bind/Execute/Sync is one packet in, one packet out. Those before a bad
+    // message were judged and are pending: they go out before the target is closed, as the
+    // conversation will log them.
+    if (!writePieces(target, outs)) client.pause();
+    if (failure === undefined) return;
+    logger.info(
+      { connection_id: session.connectionId, reason: failure },
+      'postgresql client sent a bad message',
+    );
+    if (fromTarget.atBoundary) {
+      client.write(
+        errorResponse({ severity: 'FATAL', code: '08P01', message: `Portcullis: ${failure}` }),
+      );
+    }
+    end('protocol', true);
   };
   const onTargetData = (chunk: Buffer): void => {
     let pieces: Buffer[];
@@ -97,11 +120,8 @@ export function relaySession(options: RelayOptions): void {
     } catch {
       return end('target protocol');
     }
-    let ok = true;
-    client.cork();
-    for (const piece of pieces) ok = client.write(piece) && ok;
-    client.uncork();
-    if (!ok) target.pause();
+    // Usually one piece, the chunk itself.
+    if (!writePieces(client, pieces)) target.pause();
   };
 
   client.on('drain', () => target.resume());

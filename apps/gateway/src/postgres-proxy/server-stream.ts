@@ -33,25 +33,27 @@ export class ServerStream {
     return this.remaining === 0 && this.headerLength === 0 && this.held === undefined;
   }
 
-  /** Returns the pieces to write to the client, in order. */
+  /**
+   * Returns the pieces to write to the client, in order. Usually one: the chunk itself, when
+   * every message it holds goes on unchanged (a held message lying whole in the chunk is read in
+   * place, and passed on as it is unless the handler gives something else in its place).
+   */
   feed(chunk: Buffer): Buffer[] {
     const out: Buffer[] = [];
+    const size = chunk.length;
     let i = 0;
     /** Where bytes to pass unchanged begin in this chunk; -1 while bytes are being held. */
     let passFrom = this.held || this.headerLength > 0 ? -1 : 0;
-    const passUpTo = (end: number) => {
-      if (passFrom >= 0 && end > passFrom) out.push(chunk.subarray(passFrom, end));
-    };
-    while (i < chunk.length) {
+    while (i < size) {
       if (this.remaining > 0) {
-        const n = Math.min(this.remaining, chunk.length - i);
+        const n = Math.min(this.remaining, size - i);
         i += n;
         this.remaining -= n;
         continue;
       }
       if (this.held) {
         const h = this.held;
-        const n = Math.min(h.raw.length - h.filled, chunk.length - i);
+        const n = Math.min(h.raw.length - h.filled, size - i);
         chunk.copy(h.raw, h.filled, i, i + n);
         h.filled += n;
         i += n;
@@ -63,14 +65,43 @@ export class ServerStream {
         continue;
       }
       const start = i;
+      // A whole header here (the common case): read in place.
+      if (this.headerLength === 0 && size - i >= 5) {
+        const type = chunk[i] as number;
+        const length = chunk.readInt32BE(i + 1);
+        if (length < 4) throw new ProtocolError(`the database sent a message of ${length} bytes`);
+        const end = i + 1 + length;
+        if (!HELD.has(type)) {
+          this.handler.onPassed(type);
+          if (passFrom < 0) passFrom = start;
+          i += 5;
+          this.remaining = length - 4;
+          continue;
+        }
+        if (length > HELD_MAX) throw new ProtocolError('the database sent an oversize message');
+        if (end <= size) {
+          // A held message whole in this chunk: no copy; it stays in the run unless replaced.
+          const raw = chunk.subarray(start, end);
+          const given = this.handler.onHeld(type, raw.subarray(5), raw);
+          i = end;
+          if (given === raw) {
+            if (passFrom < 0) passFrom = start;
+          } else {
+            if (passFrom >= 0 && start > passFrom) out.push(chunk.subarray(passFrom, start));
+            out.push(given);
+            passFrom = i;
+          }
+          continue;
+        }
+      }
       const startedHere = this.headerLength === 0;
-      const n = Math.min(5 - this.headerLength, chunk.length - i);
+      const n = Math.min(5 - this.headerLength, size - i);
       chunk.copy(this.header, this.headerLength, i, i + n);
       this.headerLength += n;
       i += n;
       if (this.headerLength < 5) {
         // A header cut by the chunk's end: held until the rest arrives.
-        passUpTo(start);
+        if (passFrom >= 0 && start > passFrom) out.push(chunk.subarray(passFrom, start));
         passFrom = -1;
         break;
       }
@@ -80,7 +111,9 @@ export class ServerStream {
       if (length < 4) throw new ProtocolError(`the database sent a message of ${length} bytes`);
       if (HELD.has(type)) {
         if (length > HELD_MAX) throw new ProtocolError('the database sent an oversize message');
-        if (startedHere) passUpTo(start);
+        if (startedHere && passFrom >= 0 && start > passFrom) {
+          out.push(chunk.subarray(passFrom, start));
+        }
         passFrom = -1;
         const raw = Buffer.alloc(length + 1);
         this.header.copy(raw, 0);
@@ -102,7 +135,10 @@ export class ServerStream {
       }
       this.remaining = length - 4;
     }
-    passUpTo(chunk.length);
+    if (passFrom >= 0 && size > passFrom) {
+      // The whole chunk unchanged is passed as it is, not as a view of it.
+      out.push(passFrom === 0 ? chunk : chunk.subarray(passFrom, size));
+    }
     return out;
   }
 }
