@@ -110,9 +110,10 @@ export function ruleText(rule: SqlRule): string {
 }
 
 /** The rows a CommandComplete tag reports (`INSERT 0 5`, `SELECT 3`, `UPDATE 2`), if any. */
+const TAG_ROWS = /(?:^|\s)(\d+)$/;
 function tagRows(tag: string): number | undefined {
-  const last = tag.split(' ').pop();
-  return last !== undefined && /^\d+$/.test(last) ? Number(last) : undefined;
+  const rows = TAG_ROWS.exec(tag)?.[1];
+  return rows !== undefined ? Number(rows) : undefined;
 }
 
 type Block = Extract<SqlVerdict, { action: 'block' }>;
@@ -323,8 +324,9 @@ export class Conversation {
         if (item.kind === 'sync' || item.kind === 'simple') break;
       }
       // Named portals last until the transaction ends.
-      if (this.status === ch('I'))
+      if (this.status === ch('I') && this.portals.size > 0) {
         for (const name of [...this.portals.keys()]) this.forget(this.portals, name);
+      }
       return raw;
     }
     if (t === 'C') {
