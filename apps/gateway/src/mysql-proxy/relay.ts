@@ -470,6 +470,9 @@ export class Relay {
 
   private fromTarget(chunk: Buffer): void {
     if (this.closed) return;
+    // The client gets the bytes first; following them (and logging a finished statement) is
+    // done while they travel, so a client waiting on each reply waits no longer than it must.
+    this.writeClient(chunk);
     try {
       this.tracker.feed(chunk);
     } catch (err) {
@@ -478,9 +481,7 @@ export class Relay {
         'mysql target sent what the gateway does not follow',
       );
       this.close();
-      return;
     }
-    this.writeClient(chunk);
   }
 
   private writeClient(data: Buffer): void {

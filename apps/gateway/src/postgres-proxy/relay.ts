@@ -7,7 +7,7 @@
  */
 import type net from 'node:net';
 import type { Logger } from '../core/logger';
-import type { DbSession } from '../db-proxy/session';
+import type { DbSession, StatementEntry } from '../db-proxy/session';
 import { Conversation } from './conversation';
 import { CLIENT_MESSAGE_MAX, errorResponse, MessageReader, ProtocolError } from './messages';
 import { ServerStream } from './server-stream';
@@ -52,11 +52,16 @@ function writePieces(socket: net.Socket, pieces: Buffer[]): boolean {
 
 export function relaySession(options: RelayOptions): void {
   const { client, target, session, logger } = options;
+  /**
+   * Statement log entries finished by the reply chunk being read: logged once that chunk is
+   * written, so a client waiting on each reply waits no longer than it must.
+   */
+  const finished: StatementEntry[] = [];
   const conversation = new Conversation(
     options.database,
     session.policy,
     {
-      log: (entry) => session.logStatement(entry),
+      log: (entry) => void finished.push(entry),
       alarm: (action, statement, rule) => session.alarm(action, statement, rule),
     },
     options.clientEncoding,
@@ -65,6 +70,10 @@ export function relaySession(options: RelayOptions): void {
     onPassed: (type) => conversation.onPassed(type),
     onHeld: (type, body, raw) => conversation.onHeld(type, body, raw),
   });
+  const logFinished = (): void => {
+    for (const entry of finished) session.logStatement(entry);
+    finished.length = 0;
+  };
   const reader = new MessageReader(CLIENT_MESSAGE_MAX);
   let ended = false;
 
@@ -80,6 +89,7 @@ export function relaySession(options: RelayOptions): void {
     } else client.destroy();
     target.destroy();
     conversation.close();
+    logFinished();
     options.onEnd();
     void session.end();
   };
@@ -101,6 +111,7 @@ export function relaySession(options: RelayOptions): void {
     // message were judged and are pending: they go out before the target is closed, as the
     // conversation will log them.
     if (!writePieces(target, outs)) client.pause();
+    logFinished();
     if (failure === undefined) return;
     logger.info(
       { connection_id: session.connectionId, reason: failure },
@@ -122,6 +133,7 @@ export function relaySession(options: RelayOptions): void {
     }
     // Usually one piece, the chunk itself.
     if (!writePieces(client, pieces)) target.pause();
+    logFinished();
   };
 
   client.on('drain', () => target.resume());
