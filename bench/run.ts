@@ -3,6 +3,7 @@
  * this script starts itself; writes bench/RESULTS.md. Sizes come from the environment (see
  * bench/README.md); BENCH_ONLY=bulk,echo,… runs a subset (RESULTS.md then says which).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +46,12 @@ async function main(): Promise<void> {
   const logBackends = (process.env.BENCH_LOG_BACKENDS ?? 'sqlite,postgres')
     .split(',')
     .filter((b): b is 'sqlite' | 'postgres' => b === 'sqlite' || b === 'postgres');
+  // What the tests need, the bench needs too (sshd, ssh-keygen, the databases running): on a
+  // fresh machine the same script npm test runs installs and starts them.
+  const peers = spawnSync(process.execPath, [path.join(root, 'scripts', 'ensure-peers.mjs')], {
+    stdio: 'inherit',
+  });
+  if (peers.status !== 0) throw new Error('scripts/ensure-peers.mjs failed (see above)');
   const started = new Date();
   say(`${os.cpus().length} cores, Node ${process.version}`);
   const results: Results = {
