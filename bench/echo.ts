@@ -42,6 +42,12 @@ export const ECHO_PATHS: readonly EchoPath[] = [
 export interface EchoResult {
   idle: Record<EchoPath, EchoStats>;
   loaded: Record<EchoPath, EchoStats>;
+  /**
+   * The gateway's echo beside a bulk download that does not pass through it (direct): the same
+   * load on the machine with the gateway left idle, so what the gateway's loaded figures owe
+   * to its own work for the other session, and what to the machine's cores being taken.
+   */
+  gatewayBesideDirect?: EchoStats;
 }
 
 /** Opens the raw session and resolves once the remote cat reads. */
@@ -164,5 +170,12 @@ export async function runEcho(stack: Stack, samples: number): Promise<EchoResult
     close(session);
     await load.stop();
   }
-  return { idle, loaded };
+  say(`echo via gw beside a bulk download via direct: ${samples} samples`);
+  const load = bulkLoop(stack, 'direct');
+  await sleep(2000);
+  const session = await openEcho(stack, 'gw');
+  const gatewayBesideDirect = stats(await measure(session, samples, performance.now() + 100));
+  close(session);
+  await load.stop();
+  return { idle, loaded, gatewayBesideDirect };
 }

@@ -7,7 +7,7 @@ import type { ActionLogResult } from './actionlog';
 import { bulkMedians, type BulkResult } from './bulk';
 import type { DbResult } from './db/index';
 import { dbSections } from './db/report';
-import type { EchoResult } from './echo';
+import type { EchoResult, EchoStats } from './echo';
 import type { MemoryPoint } from './memory';
 import { median } from './lib/proc';
 import { recordingMedians, type RecordingResult } from './recording';
@@ -111,6 +111,15 @@ const ECHO_PATH_NAMES = {
   gw: 'gateway',
 } as const;
 
+const echoRow = (condition: string, name: string, p: EchoStats, direct: EchoStats): string[] => [
+  condition,
+  name,
+  f(p.p50, 3),
+  f(p.p50 - direct.p50, 3),
+  f(p.p99, 3),
+  f(p.p99 - direct.p99, 3),
+];
+
 function echoSection(r: EchoResult, targets: string[]): string {
   const rows = (['idle', 'loaded'] as const).map((k) => {
     const g = r[k].gw;
@@ -158,19 +167,38 @@ function echoSection(r: EchoResult, targets: string[]): string {
     'at all, in Node.js (bench/lib/tcp-relay.ts: `net` sockets piped both ways) and in C (`socat`):',
     'what one process hop costs, the floor under any Node.js gateway and under any gateway.',
     'Idle: all side by side; loaded: each beside a bulk download through itself.',
+    ...(r.gatewayBesideDirect
+      ? [
+          'The last row is the gateway beside a bulk download that does not pass through it',
+          '(direct): the gateway has nothing else to do, the machine’s cores are as busy as in',
+          'the loaded rows, and added is against direct beside the same download.',
+        ]
+      : []),
     '',
     table(
       ['condition', 'path', 'p50', 'added p50', 'p99', 'added p99'],
-      (['idle', 'loaded'] as const).flatMap((k) =>
-        (['socat', 'noderelay', 'viajump', 'bare', 'gw'] as const).map((p) => [
-          k === 'idle' ? 'idle' : 'beside a bulk download',
-          ECHO_PATH_NAMES[p],
-          f(r[k][p].p50, 3),
-          f(r[k][p].p50 - r[k].direct.p50, 3),
-          f(r[k][p].p99, 3),
-          f(r[k][p].p99 - r[k].direct.p99, 3),
-        ]),
-      ),
+      [
+        ...(['idle', 'loaded'] as const).flatMap((k) =>
+          (['socat', 'noderelay', 'viajump', 'bare', 'gw'] as const).map((p) =>
+            echoRow(
+              k === 'idle' ? 'idle' : 'beside a bulk download',
+              ECHO_PATH_NAMES[p],
+              r[k][p],
+              r[k].direct,
+            ),
+          ),
+        ),
+        ...(r.gatewayBesideDirect
+          ? [
+              echoRow(
+                'beside a bulk download that bypasses the gateway (direct)',
+                'gateway',
+                r.gatewayBesideDirect,
+                r.loaded.direct,
+              ),
+            ]
+          : []),
+      ],
     ),
   ].join('\n');
 }
