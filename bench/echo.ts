@@ -47,7 +47,7 @@ export interface EchoResult {
    * load on the machine with the gateway left idle, so what the gateway's loaded figures owe
    * to its own work for the other session, and what to the machine's cores being taken.
    */
-  gatewayBesideDirect?: EchoStats;
+  gatewayBesideDirect: EchoStats;
 }
 
 /** Opens the raw session and resolves once the remote cat reads. */
@@ -142,6 +142,23 @@ function bulkLoop(stack: Stack, pathName: SshPath): { stop: () => Promise<void> 
   };
 }
 
+/** Echo on one path while a bulk download loops on another (or the same). */
+async function besideDownload(
+  stack: Stack,
+  echoPath: EchoPath,
+  downloadPath: EchoPath,
+  samples: number,
+): Promise<EchoStats> {
+  say(`echo via ${echoPath} beside a bulk download via ${downloadPath}: ${samples} samples`);
+  const load = bulkLoop(stack, downloadPath);
+  await sleep(2000);
+  const session = await openEcho(stack, echoPath);
+  const result = stats(await measure(session, samples, performance.now() + 100));
+  close(session);
+  await load.stop();
+  return result;
+}
+
 export async function runEcho(stack: Stack, samples: number): Promise<EchoResult> {
   say(`echo idle: ${samples} samples per path, gateway and direct side by side`);
   const sessions: ChildProcess[] = [];
@@ -161,21 +178,7 @@ export async function runEcho(stack: Stack, samples: number): Promise<EchoResult
   >;
 
   const loaded = {} as Record<EchoPath, EchoStats>;
-  for (const p of ECHO_PATHS) {
-    say(`echo beside a bulk download via ${p}: ${samples} samples`);
-    const load = bulkLoop(stack, p);
-    await sleep(2000);
-    const session = await openEcho(stack, p);
-    loaded[p] = stats(await measure(session, samples, performance.now() + 100));
-    close(session);
-    await load.stop();
-  }
-  say(`echo via gw beside a bulk download via direct: ${samples} samples`);
-  const load = bulkLoop(stack, 'direct');
-  await sleep(2000);
-  const session = await openEcho(stack, 'gw');
-  const gatewayBesideDirect = stats(await measure(session, samples, performance.now() + 100));
-  close(session);
-  await load.stop();
+  for (const p of ECHO_PATHS) loaded[p] = await besideDownload(stack, p, p, samples);
+  const gatewayBesideDirect = await besideDownload(stack, 'gw', 'direct', samples);
   return { idle, loaded, gatewayBesideDirect };
 }
