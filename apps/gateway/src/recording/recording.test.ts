@@ -72,6 +72,20 @@ function start(dir: string, server: ReturnType<typeof fakeServer>, maxBytes?: nu
 }
 
 describe('session recordings', () => {
+  it('is idle only once the uploaded spool file is deleted', async () => {
+    const dir = dataDir();
+    const server = fakeServer();
+    const recordings = start(dir, server);
+    const session = recordings.open(8, () => undefined);
+    const tap = session.channel({ cols: 80, rows: 24, term: 'xterm' }, { input: false });
+    tap.output(Buffer.from('done\r\n'));
+    tap.end();
+    await session.close();
+    // The first moment the uploader says so, the file must already be gone.
+    while (!(await recordings.idle(0))) await new Promise((r) => setImmediate(r));
+    expect(fs.readdirSync(recordingSpool(dir))).toEqual([]);
+  });
+
   it('spools asciicast v2 and uploads every byte, then drops the spool', async () => {
     const dir = dataDir();
     const server = fakeServer();

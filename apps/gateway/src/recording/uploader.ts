@@ -125,11 +125,17 @@ export function createUploader(
     logger.info({ recordings: uploads.size }, 'recordings left from a previous run will upload');
   }
 
+  /** Spool files being deleted: a recording is not done with until its file is gone. */
+  const removing = new Set<Promise<void>>();
   const drop = (id: number): void => {
     uploads.delete(id);
-    fs.promises.rm(path.join(dir, `${id}.cast`), { force: true }).catch((err: unknown) => {
-      logger.warn({ err, connection_id: id }, 'could not delete an uploaded recording spool');
-    });
+    const removal = fs.promises
+      .rm(path.join(dir, `${id}.cast`), { force: true })
+      .catch((err: unknown) => {
+        logger.warn({ err, connection_id: id }, 'could not delete an uploaded recording spool');
+      })
+      .finally(() => removing.delete(removal));
+    removing.add(removal);
   };
 
   const step = async (id: number, upload: Upload): Promise<void> => {
@@ -214,6 +220,8 @@ export function createUploader(
       while (uploads.size > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      // Uploaded is not idle until the spool file is deleted (a caller may look for it).
+      await Promise.all(removing);
       return uploads.size === 0;
     },
     stop() {
