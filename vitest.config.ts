@@ -43,11 +43,11 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // Only after every other project has finished (Chromium competing with the jsdom
-          // suite for a 2-core machine made clicks and waits time out), and two files at a time
-          // at most: each runs a browser and a server (12 files: 10.6 minutes one at a time, 8.5
-          // two at a time on 2 cores).
-          maxWorkers: 2,
+          // One browser and one server at a time, and only after every other project has
+          // finished: Chromium competing with the jsdom suite for a 2-core machine made clicks
+          // and waits time out, and so did two end-to-end files at once (clusters.test.ts's
+          // upload-key dialog, once in four fresh-clone runs).
+          fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
       },
