@@ -3,7 +3,9 @@
  * the gateway is, with none of the product around it (no code check, no recording, no
  * control channel). It accepts any client (auth `none`) and runs the client's exec or shell,
  * with its pty, on the target as the bench's target user. What it adds over direct is what
- * ssh2 and one more process hop cost on this machine; the gateway cannot add less.
+ * stock ssh2 and one more process hop cost on this machine. The gateway loads ssh2 with its
+ * packet padding drawn from a pool (apps/gateway/src/ssh-proxy/ssh2.ts), which this relay
+ * leaves out on purpose: the difference is that change's worth.
  *
  * Settings from the environment: BARE_PORT, BARE_TARGET_PORT, BARE_TARGET_USER,
  * BARE_TARGET_PASSWORD. It prints "ready" on the IPC channel once it listens.

@@ -16,7 +16,7 @@
  * times at most. The password is used for that login only, never logged or stored.
  */
 import type { AuthContext, Client, Connection, KeyboardAuthContext } from 'ssh2';
-import ssh2 from 'ssh2';
+import ssh2 from './ssh2';
 import type { SessionControlApi, Outcome } from '../control/session-requests';
 import type { ResolvedCode, SessionCredential, SessionRefusal } from '../control/protocol';
 import type { CommandPolicy } from '@portcullis/contract';

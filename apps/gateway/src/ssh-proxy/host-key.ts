@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import ssh2 from 'ssh2';
+import ssh2 from './ssh2';
 
 export const HOST_KEY_FILE = 'ssh_host_ed25519_key';
 

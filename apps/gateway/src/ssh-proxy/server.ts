@@ -6,8 +6,8 @@
  * an alarm and the name in a file-log entry (a match stores a placeholder).
  */
 import { LOG_FILTER_HIDDEN } from '@portcullis/contract';
-// ssh2 is CommonJS: Node's ESM loader sees only its default export.
-import ssh2, { type Client, type Connection } from 'ssh2';
+import type { Client, Connection, Server } from 'ssh2';
+import ssh2 from './ssh2';
 import type { SessionControlApi } from '../control/session-requests';
 import type { Logger } from '../core/logger';
 import { hideMatch, type Recordings, type SessionRecorder } from '../recording';
@@ -33,7 +33,7 @@ export interface SshProxyOptions extends SshSessionOptions {
 
 /** The SSH sessions of one process, fed connections by a listener or by the worker pool. */
 export interface SshSessionServer {
-  readonly server: ssh2.Server;
+  readonly server: Server;
   /** Open client connections. */
   sessions(): number;
   /** Ends every open session and stops taking cuts. */

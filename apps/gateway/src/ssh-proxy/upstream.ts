@@ -4,8 +4,8 @@
  * Limits: the target's host key is not pinned yet (the resource has no known host key to check
  * against); the gateway talks to the address the administrator registered.
  */
-// ssh2 is CommonJS: Node's ESM loader sees only its default export.
-import ssh2, { type Client } from 'ssh2';
+import type { Client } from 'ssh2';
+import ssh2 from './ssh2';
 import type { SessionCredential } from '../control/protocol';
 import { shareTheLoop, socketOf } from './fair-read';
 

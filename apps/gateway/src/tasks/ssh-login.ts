@@ -4,7 +4,8 @@
  * Like the connectivity test, it does not pin the target's host key: the session proxies keep
  * the key they first saw; a set-up task proves the account and the credential only.
  */
-import ssh2, { type AnyAuthMethod, type Client } from 'ssh2';
+import type { AnyAuthMethod, Client } from 'ssh2';
+import ssh2 from '../ssh-proxy/ssh2';
 import type { SshLogin } from '../control/protocol';
 import { networkReason, type FailureReason } from './reasons';
 

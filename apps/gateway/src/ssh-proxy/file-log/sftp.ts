@@ -10,8 +10,7 @@
  *   uint32 request-id / string filename / uint32 pflags / ATTRS attrs
  * Other packets (WRITE carries file data) are skipped by length without being copied.
  */
-// ssh2 is CommonJS: Node's ESM loader sees only its default export.
-import ssh2 from 'ssh2';
+import ssh2 from '../ssh2';
 import type { FileOp } from '@portcullis/contract';
 
 const { OPEN_MODE } = ssh2.utils.sftp;
