@@ -42,9 +42,12 @@ export function poolRandomFill<T extends NodeJS.ArrayBufferView>(
     pool = crypto.randomFillSync(Buffer.allocUnsafe(POOL_BYTES));
     used = 0;
   }
-  pool.copy(view, offset, used, used + length);
+  // A loop, not Buffer#copy and #fill: for a padding's few bytes, a call into C++ costs more.
   // Bytes handed out are wiped from the pool: none is ever given twice.
-  pool.fill(0, used, used + length);
+  for (let i = 0; i < length; i++) {
+    view[offset + i] = pool[used + i] as number;
+    pool[used + i] = 0;
+  }
   used += length;
   return buffer;
 }
