@@ -11,6 +11,8 @@
  *   a two-table join with a WHERE: PostgreSQL 23 µs, MySQL 94 µs (node-sql-parser is a PEG
  *   parser in JavaScript; libpg-query is C in WASM);
  *   a cache hit (same text again, e.g. a prepared statement): under 2 µs;
+ *   MySQL, a plain text (no quote, escape or comment) of a shape seen before, values differing,
+ *   with 100 block rules: 5 µs (10 µs when it was lexed for its shape; mysql.ts plainShape);
  *   no policy (split only, nothing parsed): 2 to 4 µs.
  */
 import { loadPostgresParser } from './postgres';

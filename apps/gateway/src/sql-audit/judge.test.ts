@@ -462,6 +462,30 @@ describe('mysql texts of one shape (parsed once, judged each)', () => {
     passed('mysql', 'DELETE FROM t1 WHERE id = 2', rule);
   });
 
+  it('takes a plain text of a known shape without lexing, with its own text and tables', () => {
+    const rule = policy([{ op: 'select', table: 'secret2' }]);
+    for (const id of [11, 12, 13]) {
+      const verdict = passed('mysql', `SELECT c FROM secret1 WHERE id=${id} LIMIT 1;`, rule);
+      expect(verdict.statements.map((s) => [s.text, s.op, s.tables])).toEqual([
+        [`SELECT c FROM secret1 WHERE id=${id} LIMIT 1`, 'select', ['secret1']],
+      ]);
+      // One digit apart in the name, the same shape otherwise: another table, refused.
+      blocked('mysql', `SELECT c FROM secret2 WHERE id=${id} LIMIT 1;`, rule);
+    }
+    // Letters outside ASCII are name characters too: t日1 and t日2 are two tables.
+    const unicode = policy([{ op: 'delete', table: 't日2' }]);
+    passed('mysql', 'DELETE FROM t日1 WHERE id = 5', unicode);
+    passed('mysql', 'DELETE FROM t日1 WHERE id = 6', unicode);
+    blocked('mysql', 'DELETE FROM t日2 WHERE id = 6', unicode);
+    // A name made of a digit and letters (MySQL allows 9t) is a name, not a value.
+    const nine = policy([{ op: 'delete', table: '9u' }]);
+    passed('mysql', 'DELETE FROM 9t WHERE id = 1', nine);
+    blocked('mysql', 'DELETE FROM 9u WHERE id = 1', nine);
+    // A second statement after the first of a known shape is not the known shape.
+    passed('mysql', 'DELETE FROM t1 WHERE id = 3', DELETE_ORDERS);
+    blocked('mysql', 'DELETE FROM t1 WHERE id = 3; DELETE FROM orders', DELETE_ORDERS);
+  });
+
   it('keeps quoted names whole: "orders" under ANSI_QUOTES and `orders` are names, not values', () => {
     passed('mysql', 'DELETE FROM `customers` WHERE id = 7', DELETE_ORDERS);
     blocked('mysql', 'DELETE FROM `orders` WHERE id = 7', DELETE_ORDERS);
