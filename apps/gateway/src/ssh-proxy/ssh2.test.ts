@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ssh2, { poolRandomFill } from './ssh2';
 
@@ -57,5 +59,18 @@ describe('ssh2 with pooled padding', () => {
     expect((require('node:crypto') as typeof crypto).randomFillSync).toBe(crypto.randomFillSync);
     expect(crypto.randomFillSync).not.toBe(poolRandomFill);
     expect(ssh2).toBe(require('ssh2'));
+  });
+
+  it('is where ssh2 takes its padding from when it loads through ssh2.ts (a process of its own)', async () => {
+    const script = path.join(import.meta.dirname, 'ssh2-pool-check.ts');
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', script], { timeout: 30_000 }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout),
+      ),
+    );
+    const { served, restored } = JSON.parse(out) as { served: number; restored: boolean };
+    // A handshake's packets alone are padded with dozens of bytes.
+    expect(served).toBeGreaterThan(32);
+    expect(restored).toBe(true);
   });
 });

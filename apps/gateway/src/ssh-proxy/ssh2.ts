@@ -9,61 +9,16 @@
  *
  * ssh2 takes `randomFillSync` from the crypto module once, when its protocol code is first
  * loaded, so the pool is put in place for that load only and the crypto module is left as it
- * was. Every module of the gateway takes ssh2's runtime value from here; when something else
- * in the process loaded ssh2 first (the server's key parsing in a test), ssh2 keeps the
- * stock function, which is only slower.
+ * was: modules are evaluated in the order they are imported, so the three imports below lend
+ * the pool, load ssh2, and take the pool back (esbuild's bundle keeps that order, and bundles
+ * ssh2 as a plain import). Every module of the gateway takes ssh2's runtime value from here;
+ * when something else in the process loaded ssh2 first (the server's key parsing in a test),
+ * ssh2 keeps the stock function, which is only slower.
  */
-import crypto from 'node:crypto';
-import { createRequire } from 'node:module';
-import type ssh2Module from 'ssh2';
+// Order matters: see above. ssh2 is CommonJS: Node's ESM loader sees only its default export.
+import './ssh2-lend-pool';
+import ssh2 from 'ssh2';
+import './ssh2-take-back-pool';
 
-const POOL_BYTES = 64 * 1024;
-/** Requests larger than this go straight to the crypto module. */
-const POOLED_MAX = 256;
-
-let pool = Buffer.alloc(0);
-let used = 0;
-
-/** `crypto.randomFillSync(buffer, offset, size)` for ssh2's padding, served from a pool. */
-export function poolRandomFill<T extends NodeJS.ArrayBufferView>(
-  buffer: T,
-  offset = 0,
-  size?: number,
-): T {
-  const view = Buffer.isBuffer(buffer)
-    ? buffer
-    : Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-  const length = size ?? view.length - offset;
-  if (length > POOLED_MAX || offset < 0 || offset + length > view.length) {
-    // Large, or out of range: the crypto module fills it (and throws as it would).
-    return crypto.randomFillSync(buffer, offset, size);
-  }
-  if (used + length > pool.length) {
-    pool = crypto.randomFillSync(Buffer.allocUnsafe(POOL_BYTES));
-    used = 0;
-  }
-  // A loop, not Buffer#copy and #fill: for a padding's few bytes, a call into C++ costs more.
-  // Bytes handed out are wiped from the pool: none is ever given twice.
-  for (let i = 0; i < length; i++) {
-    view[offset + i] = pool[used + i] as number;
-    pool[used + i] = 0;
-  }
-  used += length;
-  return buffer;
-}
-
-function loadWithPooledPadding(): typeof ssh2Module {
-  const require = createRequire(import.meta.url);
-  // The crypto module's CommonJS exports, which ssh2 destructures when it loads.
-  const cryptoExports = require('node:crypto') as { randomFillSync: typeof poolRandomFill };
-  const stock = cryptoExports.randomFillSync;
-  cryptoExports.randomFillSync = poolRandomFill;
-  try {
-    return require('ssh2') as typeof ssh2Module;
-  } finally {
-    cryptoExports.randomFillSync = stock;
-  }
-}
-
-const ssh2 = loadWithPooledPadding();
+export { poolBytesServed, poolRandomFill } from './ssh2-padding';
 export default ssh2;
