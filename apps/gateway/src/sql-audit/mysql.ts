@@ -153,8 +153,8 @@ export function shapeOf(canonical: string): string {
 
 /** Characters that start a string, a quoted name, an escape or a comment (`#`, `--`, `/*`). */
 const NOT_PLAIN = /['"`\\#]|--|\/\*/;
-/** A number made only of digits, as a whole word (see {@link shapeOf}). */
-const DIGITS_WORD = /(?<![0-9A-Za-z_$\u0080-\uffff])[0-9]+(?![0-9A-Za-z_$\u0080-\uffff])/g;
+/** A number made only of digits, as a whole word: no {@link NAME_CHAR} either side (as shapeOf). */
+const DIGITS_WORD = new RegExp(`(?<!${NAME_CHAR.source})[0-9]+(?!${NAME_CHAR.source})`, 'g');
 
 /**
  * The shape and statement text of a plain text: one statement (a `;` only at the end) with no
