@@ -229,6 +229,13 @@ export const GatewayMessageSchema = z.discriminatedUnion('type', [
     client_ip: z.string().max(64),
     password: z.string().max(1024).optional(),
     public_key: z.string().max(16384).optional(),
+    /**
+     * A database proxy's question: the credential of the resource's one connect account comes
+     * in the same answer (as session_credential would give it, spending the grant's one
+     * fetch), saving a round trip on every new connection. A resource of another kind is
+     * refused (WrongResourceKind).
+     */
+    credential_kind: z.enum(['mysql', 'postgresql']).optional(),
   }),
   z.object({
     /**
@@ -334,6 +341,8 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     request_id: RequestId,
     resolved: z.lazy(() => ResolvedCodeSchema).optional(),
     grant: z.string().max(128).optional(),
+    /** The connect account's credential, when resolve_code asked with credential_kind. */
+    credential: SessionCredentialSchema.optional(),
     refusal: SessionRefusalSchema.optional(),
   }),
   z.object({

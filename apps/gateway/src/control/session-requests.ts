@@ -23,12 +23,21 @@ export interface ResolveRequest {
   password?: string;
   /** `type base64`, after the gateway verified the client's signature with it. */
   publicKey?: string;
+  /** A database proxy: the connect account's credential comes with the answer. */
+  credentialKind?: 'mysql' | 'postgresql';
 }
 
 export type SessionWay = Extract<GatewayMessage, { type: 'session_start' }>['way'];
 
 export interface SessionControlApi {
-  resolve(request: ResolveRequest): Promise<Outcome<{ resolved: ResolvedCode; grant: string }>>;
+  resolve(request: ResolveRequest): Promise<
+    Outcome<{
+      resolved: ResolvedCode;
+      grant: string;
+      /** Set when the request named a credentialKind. */
+      credential?: SessionCredential;
+    }>
+  >;
   /** Spends a web terminal token (once) for the same grant a code gives. */
   redeem(
     token: string,
@@ -119,9 +128,15 @@ export function createSessionRequests(
         client_ip: request.clientIp,
         ...(request.password !== undefined && { password: request.password }),
         ...(request.publicKey !== undefined && { public_key: request.publicKey }),
+        ...(request.credentialKind !== undefined && { credential_kind: request.credentialKind }),
       });
       if (reply?.type === 'code_resolved' && reply.resolved && reply.grant) {
-        return { ok: true, resolved: reply.resolved, grant: reply.grant };
+        return {
+          ok: true,
+          resolved: reply.resolved,
+          grant: reply.grant,
+          ...(reply.credential && { credential: reply.credential }),
+        };
       }
       return { ok: false, refusal: refusal(reply) };
     },

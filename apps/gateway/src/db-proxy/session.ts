@@ -74,7 +74,9 @@ export interface DbSessionsOptions {
   recordings: Pick<Recordings, 'track' | 'finish'>;
 }
 
-const refusal = (code: 'WrongResourceKind' | 'DatabaseNotOffered'): SessionRefusal => ({
+const refusal = (
+  code: 'WrongResourceKind' | 'DatabaseNotOffered' | 'AgentError',
+): SessionRefusal => ({
   code,
   message: formatError(code, 'en_US'),
 });
@@ -147,10 +149,12 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
 
   return {
     async authorize(kind, login) {
+      // The credential of the database's one connect account comes in the same answer.
       const resolved = await control.resolve({
         code: login.code,
         clientIp: login.clientIp,
         ...(login.password !== undefined && { password: login.password }),
+        credentialKind: kind,
       });
       if (!resolved.ok) return resolved;
       if (resolved.resolved.resource.os !== kind) {
@@ -159,11 +163,8 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
       if (!offers(resolved.resolved, login.database)) {
         return { ok: false, refusal: refusal('DatabaseNotOffered') };
       }
-      // A database's one connect account: the server does not ask which (login_users is empty).
-      const username = resolved.resolved.login_users[0] ?? '';
-      const credential = await control.credential(resolved.grant, username, kind);
-      if (!credential.ok) return credential;
-      const c = credential.credential;
+      const c = resolved.credential;
+      if (!c) return { ok: false, refusal: refusal('AgentError') };
       return {
         ok: true,
         resolved: resolved.resolved,

@@ -132,6 +132,11 @@ export class Conversation {
   /** In COPY FROM STDIN of the extended protocol: the target ignores Sync until CopyDone. */
   private copyIn = false;
 
+  /** Nothing sent and unanswered, no transaction open, no COPY under way. */
+  get idle(): boolean {
+    return this.pending.length === 0 && this.status === ch('I') && !this.copyIn;
+  }
+
   constructor(
     private readonly database: string,
     private readonly policy: SqlPolicy | undefined,

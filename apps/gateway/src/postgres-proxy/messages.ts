@@ -72,6 +72,11 @@ export class MessageReader {
     return out;
   }
 
+  /** How many bytes are received and not yet handed out as messages. */
+  get buffered(): number {
+    return this.length;
+  }
+
   /** Bytes received and not yet handed out as messages. */
   drain(): Buffer {
     const buffer = this.flatten();

@@ -10,6 +10,8 @@ import type { Logger } from '../core/logger';
 import type { DbSession, StatementEntry } from '../db-proxy/session';
 import { Conversation } from './conversation';
 import { CLIENT_MESSAGE_MAX, errorResponse, MessageReader, ProtocolError } from './messages';
+
+const TERMINATE = 'X'.charCodeAt(0);
 import { ServerStream } from './server-stream';
 
 export interface RelayOptions {
@@ -23,6 +25,12 @@ export interface RelayOptions {
   /** The client encoding the target reported at login. */
   clientEncoding: string;
   logger: Logger;
+  /**
+   * Called when the client said goodbye (Terminate) with nothing in flight and no transaction
+   * open: the target connection, free of the relay's listeners, is the caller's to keep
+   * (backend-pool.ts) or close.
+   */
+  onCleanEnd?(): void;
   onEnd(): void;
 }
 
@@ -77,8 +85,11 @@ export function relaySession(options: RelayOptions): void {
   const reader = new MessageReader(CLIENT_MESSAGE_MAX);
   let ended = false;
 
-  /** `graceful`: what was written to the client still reaches it (a FATAL error, last words). */
-  const end = (why: string, graceful = false): void => {
+  /**
+   * `graceful`: what was written to the client still reaches it (a FATAL error, last words).
+   * `keepTarget`: the target connection was handed on (onCleanEnd), not closed.
+   */
+  const end = (why: string, graceful = false, keepTarget = false): void => {
     if (ended) return;
     ended = true;
     logger.debug({ connection_id: session.connectionId, why }, 'postgresql session ending');
@@ -87,7 +98,12 @@ export function relaySession(options: RelayOptions): void {
       client.end();
       setTimeout(() => client.destroy(), 200).unref();
     } else client.destroy();
-    target.destroy();
+    if (keepTarget) {
+      target.off('data', onTargetData);
+      target.off('close', onTargetClose);
+      target.off('error', onTargetError);
+      target.off('drain', onTargetDrain);
+    } else target.destroy();
     conversation.close();
     logFinished();
     options.onEnd();
@@ -101,6 +117,7 @@ export function relaySession(options: RelayOptions): void {
     let failure: string | undefined;
     try {
       for (let m = reader.next(); m; m = reader.next()) {
+        if (m.type === TERMINATE && cleanEnd(outs)) return;
         addPiece(outs, conversation.fromClient(m.type, m.body, m.raw));
       }
     } catch (err) {
@@ -124,6 +141,27 @@ export function relaySession(options: RelayOptions): void {
     }
     end('protocol', true);
   };
+  /**
+   * The client's Terminate: when nothing is in flight, the target is offered to onCleanEnd
+   * (the Terminate itself is not passed on). True when the session ended so.
+   */
+  const cleanEnd = (outs: Buffer[]): boolean => {
+    if (
+      !options.onCleanEnd ||
+      outs.length > 0 ||
+      reader.buffered > 0 ||
+      !conversation.idle ||
+      !fromTarget.atBoundary ||
+      target.destroyed ||
+      target.writableLength > 0
+    ) {
+      return false;
+    }
+    // The session ends first, so that the target is free of its listeners when handed on.
+    end('client terminated', false, true);
+    options.onCleanEnd();
+    return true;
+  };
   const onTargetData = (chunk: Buffer): void => {
     let pieces: Buffer[];
     try {
@@ -136,15 +174,18 @@ export function relaySession(options: RelayOptions): void {
     logFinished();
   };
 
+  // The target's last words (a FATAL error) have been passed on; then the client goes.
+  const onTargetClose = (): void => end('target closed', true);
+  const onTargetError = (): void => end('target error');
+  const onTargetDrain = (): void => void client.resume();
   client.on('drain', () => target.resume());
-  target.on('drain', () => client.resume());
+  target.on('drain', onTargetDrain);
   client.on('data', onClientData);
   target.on('data', onTargetData);
   client.on('close', () => end('client closed'));
-  // The target's last words (a FATAL error) have been passed on; then the client goes.
-  target.on('close', () => end('target closed', true));
+  target.on('close', onTargetClose);
   client.on('error', () => end('client error'));
-  target.on('error', () => end('target error'));
+  target.on('error', onTargetError);
   session.onCut((reason) => {
     if (fromTarget.atBoundary && client.writable) {
       client.write(
@@ -160,4 +201,6 @@ export function relaySession(options: RelayOptions): void {
   if (options.targetBuffered.length > 0) onTargetData(options.targetBuffered);
   if (options.clientBuffered.length > 0) onClientData(options.clientBuffered);
   client.resume();
+  // A connection from the pool waits paused (backend-pool.ts).
+  target.resume();
 }

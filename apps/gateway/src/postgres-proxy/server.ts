@@ -31,7 +31,8 @@ import {
   startupPacket,
   type Message,
 } from './messages';
-import { loginToTarget, TargetRefused } from './target-login';
+import { createBackendPool, DEFAULT_POOL, loginKey, type PoolOptions } from './backend-pool';
+import { loginToTarget, TargetRefused, type LoggedIn } from './target-login';
 
 const STARTUP_TIMEOUT_MS = 15_000;
 /** Bytes a client may send before its session starts (start-up packets, a password). */
@@ -47,6 +48,8 @@ export interface PostgresProxyOptions {
   logger: Logger;
   /** PEM; TLS is offered to clients when set. */
   tls?: { key: string; cert: string };
+  /** Target connections kept between sessions (backend-pool.ts); idleMs 0 turns it off. */
+  pool?: PoolOptions;
 }
 
 export interface PostgresProxy {
@@ -130,6 +133,7 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
   const open = new Set<net.Socket>();
   const cancelKeys = new Map<number, CancelTarget>();
   const secureContext = options.tls && tls.createSecureContext(options.tls);
+  const pool = createBackendPool(options.pool ?? DEFAULT_POOL);
 
   async function handle(raw: net.Socket): Promise<void> {
     raw.setNoDelay(true);
@@ -229,9 +233,10 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
     const database = parameters.get('database') || listed || target.username;
     const passOn = new Map([['database', database]]);
     for (const [k, v] of parameters) if (!WITHHELD.has(k)) passOn.set(k, v);
-    let loggedIn;
+    const key = loginKey({ ...target, parameters: passOn });
+    let loggedIn: LoggedIn;
     try {
-      loggedIn = await loginToTarget({ ...target, parameters: passOn });
+      loggedIn = pool.take(key) ?? (await loginToTarget({ ...target, parameters: passOn }));
     } catch (err) {
       // The database's own words (user names, addresses) go to the gateway's log only.
       const why = err instanceof TargetRefused ? err.message : 'the database cannot be reached';
@@ -293,6 +298,7 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
       database,
       clientEncoding: loggedIn.clientEncoding,
       logger,
+      onCleanEnd: () => pool.giveBack(key, loggedIn),
       onEnd: () => {
         open.delete(socket);
         cancelKeys.delete(pid);
@@ -329,6 +335,7 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
   return {
     port,
     close: async () => {
+      pool.close();
       for (const socket of open) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -12,6 +12,7 @@ import {
   formatError,
   type GatewayMessage,
   type ServerMessage,
+  type SessionCredential,
   type SessionRefusal,
 } from '@portcullis/contract';
 import type { AppContext } from '../../context';
@@ -112,12 +113,27 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
           password: m.password,
         });
         if (m.public_key !== undefined) await checkMemberKey(ctx, resolved, m.public_key);
-        const grant = grants.issue(link, resolved);
+        let credential: SessionCredential | undefined;
+        let username: string | null = null;
+        if (m.credential_kind !== undefined) {
+          // A database proxy: the resource's one connect account (login_users is empty).
+          if (resolved.resource.os !== m.credential_kind) throw new AppError('WrongResourceKind');
+          username = resolved.login_users[0] ?? '';
+          credential = await sessionCredential(ctx, resolved, username);
+        }
+        const grant = grants.issue(link, resolved, username);
         link.log.info(
           { tunnel_id: resolved.tunnel_id, account_id: resolved.account.id, ip: m.client_ip },
           'code resolved for a gateway',
         );
-        link.send({ v, type: 'code_resolved', request_id: m.request_id, resolved, grant });
+        link.send({
+          v,
+          type: 'code_resolved',
+          request_id: m.request_id,
+          resolved,
+          grant,
+          ...(credential && { credential }),
+        });
       } catch (error) {
         const refusal = refusalOf(error);
         if (refusal.code === 'UnknowError') link.log.error({ err: error }, 'resolve_code failed');

@@ -173,12 +173,19 @@ export function alarmsOf(
   return query.execute();
 }
 
-/** A session's statement log, once the gateway has uploaded some of it. */
+/**
+ * A session's statement log, once the gateway has uploaded `atLeast` lines of it and no more
+ * come (the last lines may arrive after the session is marked ended: the upload runs on its
+ * own).
+ */
 export async function statementLog(
   client: TestClient,
   connectionId: number,
+  atLeast = 1,
 ): Promise<StatementLine[]> {
   let lines: StatementLine[] = [];
+  let seen = -1;
+  // Done when it has enough lines and no more came in the last moment.
   await until(async () => {
     const res = await client.get(`/api/download_tunnel_log?connection_id=${connectionId}`);
     if (res.statusCode !== 200) return false;
@@ -186,7 +193,10 @@ export async function statementLog(
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as StatementLine);
-    return lines.length > 0;
+    const settled = lines.length === seen;
+    seen = lines.length;
+    if (!settled) await new Promise((r) => setTimeout(r, 150));
+    return settled && lines.length >= atLeast;
   });
   return lines;
 }

@@ -19,7 +19,8 @@ export interface Grant {
 }
 
 export interface GrantStore {
-  issue(owner: object, resolved: ResolvedCode): string;
+  /** `username`: the login user whose credential went with the grant (its one fetch spent). */
+  issue(owner: object, resolved: ResolvedCode, username?: string | null): string;
   /** The live grant of this owner, or null (unknown, expired, or another gateway's). */
   get(owner: object, token: string): Grant | null;
   spend(token: string): void;
@@ -28,9 +29,9 @@ export interface GrantStore {
 export function createGrantStore(now: () => number = Date.now): GrantStore {
   const grants = createExpiringMap<Grant>(GRANT_TTL_MS, now);
   return {
-    issue(owner, resolved) {
+    issue(owner, resolved, username = null) {
       const token = randomToken(24);
-      grants.set(token, { owner, resolved, username: null });
+      grants.set(token, { owner, resolved, username });
       return token;
     },
     get(owner, token) {

@@ -54,7 +54,8 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
   };
   const setRules = (body: Record<string, unknown>) => setDatabaseRules(admin, dbId, body);
   const connections = () => sessionsOf(t, erin.id, 'postgresql');
-  const statementLog = (connectionId: number) => downloadStatementLog(erin.client, connectionId);
+  const statementLog = (connectionId: number, atLeast?: number) =>
+    downloadStatementLog(erin.client, connectionId, atLeast);
 
   beforeAll(async () => {
     superuser = new pg.Client({
@@ -124,7 +125,8 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     await client.end();
     const [row] = await connections();
     await until(async () => (await connections())[0]?.ended_at !== null);
-    const log = await statementLog(row!.id);
+    // WHERE id = $1, nowhere, BEGIN, INSERT, ROLLBACK, generate_series.
+    const log = await statementLog(row!.id, 6);
     expect(log.find((l) => l.statement.includes('WHERE id = $1'))).toMatchObject({ rows: 1 });
     expect(log.find((l) => l.statement.includes('nowhere'))?.error).toMatch(/nowhere/);
     expect(log.find((l) => l.statement.includes('generate_series'))).toMatchObject({
@@ -194,6 +196,23 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     }
     const given = await ask('postgresql');
     expect(given.ok && given.credential.username).toBe(ROLE);
+    // The database proxies' one round trip: the credential comes with the code's answer, and
+    // the grant's one fetch is then spent.
+    const wrongKind = await gateway.sessions.resolve({
+      code,
+      clientIp: '127.0.0.1',
+      credentialKind: 'mysql',
+    });
+    expect(wrongKind.ok ? 'given' : wrongKind.refusal.code).toBe('WrongResourceKind');
+    const both = await gateway.sessions.resolve({
+      code,
+      clientIp: '127.0.0.1',
+      credentialKind: 'postgresql',
+    });
+    if (!both.ok) throw new Error(both.refusal.code);
+    expect(both.credential).toMatchObject({ username: ROLE, password: ROLE_PASSWORD });
+    const again = await gateway.sessions.credential(both.grant, '', 'postgresql');
+    expect(again.ok ? 'given' : again.refusal.code).toBe('TunnelNotFound');
   });
 
   it('named prepared statements are logged by their text at each execution', async () => {
@@ -256,6 +275,78 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     await ended;
     expect(Date.now() - at).toBeLessThan(1000);
     await setRules({});
+  });
+
+  it('a clean goodbye leaves the backend for the next session, reset; one mid-transaction or cut is closed', async () => {
+    const backendPid = async (client: pg.Client): Promise<number> =>
+      (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+    const first = connect();
+    await first.connect();
+    const pid = await backendPid(first);
+    // Everything a session can leave behind on its backend.
+    await first.query('SET search_path TO nowhere');
+    await first.query("SET application_name TO 'leaky'");
+    await first.query('PREPARE leftover AS SELECT 1');
+    await first.query('CREATE TEMP TABLE scratch_tmp (x int)');
+    await first.query('SELECT pg_advisory_lock(4242)');
+    await first.query('LISTEN somewhere');
+    await first.end();
+    const [firstRow] = await connections();
+    // The reset runs after the goodbye; the next session may arrive before it is done.
+    await until(async () => {
+      const idle = await superuser.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND state = 'idle' AND query = 'DISCARD ALL'",
+        [pid],
+      );
+      return idle.rows[0].n === 1;
+    });
+
+    const second = connect();
+    await second.connect();
+    expect(await backendPid(second)).toBe(pid);
+    const state = await second.query(
+      `SELECT current_setting('search_path') AS search_path,
+              current_setting('application_name') AS app,
+              (SELECT count(*)::int FROM pg_prepared_statements) AS prepared,
+              to_regclass('pg_temp.scratch_tmp') IS NULL AS no_temp,
+              (SELECT count(*)::int FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()) AS locks,
+              (SELECT count(*)::int FROM pg_listening_channels()) AS listening`,
+    );
+    expect(state.rows[0]).toEqual({
+      search_path: '"$user", public',
+      app: '',
+      prepared: 0,
+      no_temp: true,
+      locks: 0,
+      listening: 0,
+    });
+    // Each session is its own online connection and its own statement log.
+    const [secondRow] = await connections();
+    expect(secondRow!.id).not.toBe(firstRow!.id);
+    // Left mid-transaction: the backend is not kept.
+    await second.query('BEGIN');
+    await second.end();
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    const third = connect();
+    await third.connect();
+    const thirdPid = await backendPid(third);
+    expect(thirdPid).not.toBe(pid);
+    // Cut from the console: not kept either.
+    const [thirdRow] = await connections();
+    const ended = new Promise<void>((resolve) => third.on('end', () => resolve()));
+    expect((await admin.delete(`/api/tunnel_connection/${thirdRow!.id}`)).statusCode).toBe(200);
+    await ended;
+    const fourth = connect();
+    await fourth.connect();
+    expect(await backendPid(fourth)).not.toBe(thirdPid);
+    await fourth.end();
+    await until(async () => {
+      const left = await superuser.query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1)',
+        [[pid, thirdPid]],
+      );
+      return left.rows[0].n === 0;
+    });
   });
 
   it('TLS when the client asks (sslmode=require), COPY both ways, and notice rules that let statements through with an alarm', async () => {
