@@ -13,6 +13,7 @@ import { LOG_FILTER_HIDDEN, RECORDING_MAX_BYTES } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { hideMatch, type LogFilterMatcher } from '../recording';
 import { spoolFile } from '../recording/recorder';
+import { placeBlank } from '../recording/spool-blanks';
 import { createSpoolWriter } from '../recording/spool-writer';
 
 const FLUSH_MS = 250;
@@ -97,9 +98,12 @@ export function createStatementLog(
   logFilter?: LogFilterMatcher,
 ): StatementLog {
   const file = spoolFile(dir, connectionId);
-  // The file exists from the start, so the uploader (told at once) finds it.
-  fs.mkdirSync(dir, { recursive: true });
-  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  // The file exists from the start, so the uploader (told at once) finds it: a blank renamed
+  // into place when there is one (spool-blanks.ts), else a new file.
+  if (!placeBlank(file)) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.closeSync(fs.openSync(file, 'a', 0o600));
+  }
   let overflowed = false;
   const spool = createSpoolWriter(file, {
     flushMs: FLUSH_MS,

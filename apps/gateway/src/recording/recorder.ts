@@ -24,6 +24,7 @@ import { RECORDING_MAX_BYTES } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { eventLine, headerLine, type CastCode } from './asciicast';
 import { createLineFilter, type LineFilter, type LogFilterMatcher } from './log-filter';
+import { placeBlank } from './spool-blanks';
 import { createSpoolWriter } from './spool-writer';
 
 const FLUSH_MS = 250;
@@ -126,6 +127,9 @@ export function createSessionRecorder(
     await fs.promises.writeFile(heldFile, `${head}\n${events}`, { mode: 0o600 });
   };
 
+  // A blank from the uploader's stock when this process has one (spool-blanks.ts); the
+  // spool writer makes the file otherwise.
+  placeBlank(file);
   const spool = createSpoolWriter(file, {
     flushMs: FLUSH_MS,
     eagerBytes: EAGER_FLUSH_BYTES,

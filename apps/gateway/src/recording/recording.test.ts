@@ -71,6 +71,18 @@ function start(dir: string, server: ReturnType<typeof fakeServer>, maxBytes?: nu
   return r;
 }
 
+/**
+ * What is left in a spool folder, besides the empty blanks kept for later spools
+ * (spool-blanks.ts): those must hold no byte of anything.
+ */
+function spoolLeft(spool: string): string[] {
+  const names = fs.readdirSync(spool);
+  for (const name of names.filter((n) => n.startsWith('.blank-'))) {
+    expect(fs.statSync(path.join(spool, name)).size).toBe(0);
+  }
+  return names.filter((n) => !n.startsWith('.blank-'));
+}
+
 describe('session recordings', () => {
   it('is idle only once the uploaded spool file is deleted', async () => {
     const dir = dataDir();
@@ -83,7 +95,46 @@ describe('session recordings', () => {
     await session.close();
     // The first moment the uploader says so, the file must already be gone.
     while (!(await recordings.idle(0))) await new Promise((r) => setImmediate(r));
-    expect(fs.readdirSync(recordingSpool(dir))).toEqual([]);
+    expect(spoolLeft(recordingSpool(dir))).toEqual([]);
+  });
+
+  it('empties an uploaded spool and renames it into place for the next session', async () => {
+    const dir = dataDir();
+    const server = fakeServer();
+    const recordings = start(dir, server);
+    const first = recordings.open(21, () => undefined);
+    const tap = first.channel({ cols: 80, rows: 24, term: 'xterm' }, { input: false });
+    tap.output(Buffer.from('the first session\r\n'));
+    tap.end();
+    await first.close();
+    expect(await recordings.idle(5000)).toBe(true);
+    const spool = recordingSpool(dir);
+    const [blank] = fs.readdirSync(spool);
+    expect(blank).toMatch(/^\.blank-\d+-\d+$/);
+    const inode = fs.statSync(path.join(spool, blank!)).ino;
+
+    const second = recordings.open(22, () => undefined);
+    // The blank became the new spool (the same file, so no new file was made)…
+    expect(fs.statSync(path.join(spool, '22.cast')).ino).toBe(inode);
+    const tap2 = second.channel({ cols: 80, rows: 24, term: 'xterm' }, { input: false });
+    tap2.output(Buffer.from('the second\r\n'));
+    tap2.end();
+    await second.close();
+    expect(await recordings.idle(5000)).toBe(true);
+    // …and it held nothing of the first recording.
+    const text = server.held.get(22)!.toString('utf8');
+    expect(text).toContain('the second');
+    expect(text).not.toContain('the first session');
+    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ version: 2 });
+  });
+
+  it('removes the blanks a previous run left', async () => {
+    const dir = dataDir();
+    const spool = recordingSpool(dir);
+    fs.mkdirSync(spool, { recursive: true });
+    fs.writeFileSync(path.join(spool, '.blank-1-0'), '');
+    start(dir, fakeServer());
+    expect(fs.readdirSync(spool)).toEqual([]);
   });
 
   it('spools asciicast v2 and uploads every byte, then drops the spool', async () => {
@@ -104,7 +155,7 @@ describe('session recordings', () => {
     await session.close();
     expect(await recordings.idle(5000)).toBe(true);
     expect(failed).toBe(false);
-    expect(fs.readdirSync(recordingSpool(dir))).toEqual([]);
+    expect(spoolLeft(recordingSpool(dir))).toEqual([]);
 
     const lines = server.held.get(7)!.toString('utf8').trimEnd().split('\n');
     expect(JSON.parse(lines[0]!)).toMatchObject({
@@ -136,7 +187,7 @@ describe('session recordings', () => {
     recordings.onConnected();
     expect(await recordings.idle(5000)).toBe(true);
     expect(server.held.get(42)!.toString()).toBe(cast);
-    expect(fs.readdirSync(spool)).toEqual(['not-a-recording.txt']);
+    expect(spoolLeft(spool)).toEqual(['not-a-recording.txt']);
   });
 
   it('recovers what the log filters held when the gateway died, hidden where it must be', async () => {
@@ -154,10 +205,10 @@ describe('session recordings', () => {
     // What the disk holds at this moment is what a SIGKILL would leave: copy it aside.
     const crashed = dataDir();
     fs.cpSync(spool, recordingSpool(crashed), { recursive: true });
-    expect(fs.readdirSync(recordingSpool(crashed)).sort()).toEqual(['9.cast', '9.cast.held']);
+    expect(spoolLeft(recordingSpool(crashed)).sort()).toEqual(['9.cast', '9.cast.held']);
     await session.close();
     // On close every held line is released into the spool, and the sidecar goes.
-    expect(fs.readdirSync(spool)).toEqual(['9.cast']);
+    expect(spoolLeft(spool)).toEqual(['9.cast']);
 
     const again = fakeServer();
     const restarted = start(crashed, again);
@@ -171,7 +222,7 @@ describe('session recordings', () => {
       ['i', 'echo '], // released after its hold
       ['i', 'secret-to'], // kept back as a condition's possible start: from the sidecar
     ]);
-    expect(fs.readdirSync(recordingSpool(crashed))).toEqual([]);
+    expect(spoolLeft(recordingSpool(crashed))).toEqual([]);
   });
 
   it('drops a sidecar that does not follow the spool (a write it does not know of)', async () => {
@@ -199,7 +250,7 @@ describe('session recordings', () => {
       ['i', 'cat '],
       ['o', 'later'],
     ]);
-    expect(fs.readdirSync(recordingSpool(stale))).toEqual([]);
+    expect(spoolLeft(recordingSpool(stale))).toEqual([]);
   });
 
   it('sends a busy live session at most about once a second, and the rest when it ends', async () => {
@@ -292,7 +343,7 @@ describe('session recordings', () => {
     session.channel(undefined, { input: false }).output(Buffer.from('x'));
     await session.close();
     expect(await recordings.idle(5000)).toBe(true);
-    expect(fs.readdirSync(recordingSpool(dir))).toEqual([]);
+    expect(spoolLeft(recordingSpool(dir))).toEqual([]);
   });
 
   it('ends the session when its spool cannot be written (fail closed)', async () => {

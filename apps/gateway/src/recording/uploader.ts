@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../core/logger';
 import { CONTROL_PROTOCOL, RECORDING_CHUNK_BYTES, type GatewayMessage } from '../control/protocol';
+import { recycleSpool, removeLeftBlanks } from './spool-blanks';
 
 const PUMP_MS = 500;
 /** A live recording's new bytes wait at most about this long (or until a whole chunk waits). */
@@ -116,6 +117,7 @@ export function createUploader(
     recoverHeld(dir, name, logger);
     uploads.set(Number(match[1]), upload(true));
   }
+  removeLeftBlanks(dir, names);
   // A sidecar without its spool (the recording was uploaded and deleted): nothing to add to.
   for (const name of names) {
     if (name.endsWith(`.cast${HELD_SUFFIX}`) && !names.includes(name.slice(0, -HELD_SUFFIX.length)))
@@ -129,8 +131,8 @@ export function createUploader(
   const removing = new Set<Promise<void>>();
   const drop = (id: number): void => {
     uploads.delete(id);
-    const removal = fs.promises
-      .rm(path.join(dir, `${id}.cast`), { force: true })
+    // Emptied and kept for a later session's spool (spool-blanks.ts), or deleted.
+    const removal = recycleSpool(path.join(dir, `${id}.cast`))
       .catch((err: unknown) => {
         logger.warn({ err, connection_id: id }, 'could not delete an uploaded recording spool');
       })
