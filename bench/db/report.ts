@@ -93,7 +93,7 @@ function pgbenchSection(r: DbResult, t: Throughput, targets: string[]): string {
     '',
     NODE_RELAY_NOTE,
     '',
-    'With `-C` each transaction opens and closes a client connection. pgbouncer and pgpool2 keep their connections to PostgreSQL open across client connections (pooling is what they are for), so their `-C` figures leave out PostgreSQL’s own backend start; direct, haproxy and the gateway start a PostgreSQL backend per connection, and the gateway also has the code checked by the server and a session logged for each.',
+    'With `-C` each transaction opens and closes a client connection. pgbouncer, pgpool2 and the gateway keep their connections to PostgreSQL open across client connections (the gateway resets one with `DISCARD ALL` before the next session of the same login takes it), so their `-C` figures leave out PostgreSQL’s own backend start after the first; direct and haproxy start a PostgreSQL backend per connection. The gateway also has each connection’s code checked by the server (one round trip, which brings the credential) and a session opened and logged (a second), and writes a statement log for each, which the poolers do not.',
     '',
     ...t.runErrors.map((e) => `- Run failed: ${e}`),
     ...(t.runErrors.length ? [''] : []),
