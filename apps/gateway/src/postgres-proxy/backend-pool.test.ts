@@ -4,7 +4,7 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBackendPool, loginKey, type BackendPool } from './backend-pool';
+import { serverOf, createBackendPool, loginKey, type BackendPool } from './backend-pool';
 import { message, MessageReader, readyForQuery } from './messages';
 import type { LoggedIn } from './target-login';
 
@@ -64,6 +64,7 @@ const key = loginKey({
   password: 'secret',
   parameters: new Map([['database', 'shop']]),
 });
+const SERVER = serverOf({ host: '127.0.0.1', port: 5432 });
 const until = async (check: () => boolean): Promise<void> => {
   const end = Date.now() + 3000;
   while (!check()) {
@@ -112,7 +113,7 @@ describe('the PostgreSQL backend pool', () => {
     server = await standIn('ok');
     pool = createBackendPool({ idleMs: 10_000, maxPerKey: 4, maxTotal: 8 });
     const conn = await server.connection();
-    pool.giveBack(key, conn);
+    pool.giveBack(key, SERVER, conn);
     await until(() => pool!.size === 1);
     expect(server.queries).toEqual(['DISCARD ALL']);
     expect(pool.take('another login')).toBeUndefined();
@@ -133,7 +134,7 @@ describe('the PostgreSQL backend pool', () => {
     server = await standIn(answer);
     pool = createBackendPool({ idleMs: 10_000, maxPerKey: 4, maxTotal: 8 });
     const conn = await server.connection();
-    pool.giveBack(key, conn);
+    pool.giveBack(key, SERVER, conn);
     await until(() => conn.socket.destroyed);
     expect(pool.size).toBe(0);
   });
@@ -142,14 +143,14 @@ describe('the PostgreSQL backend pool', () => {
     server = await standIn('ok');
     pool = createBackendPool({ idleMs: 150, maxPerKey: 4, maxTotal: 8 });
     const timedOut = await server.connection();
-    pool.giveBack(key, timedOut);
+    pool.giveBack(key, SERVER, timedOut);
     await until(() => pool!.size === 1);
     await until(() => timedOut.socket.destroyed);
     expect(pool.size).toBe(0);
 
     pool = createBackendPool({ idleMs: 10_000, maxPerKey: 4, maxTotal: 8 });
     const chatty = await server.connection();
-    pool.giveBack(key, chatty);
+    pool.giveBack(key, SERVER, chatty);
     await until(() => pool!.size === 1);
     // The stand-in answers any word with a reply: an idle backend that speaks is not reused.
     chatty.socket.write(message('Q', 'SELECT 1'));
@@ -157,29 +158,46 @@ describe('the PostgreSQL backend pool', () => {
     expect(pool.take(key)).toBeUndefined();
   });
 
+  it('closes the idle connections to one database server when asked (its slots are wanted)', async () => {
+    server = await standIn('ok');
+    pool = createBackendPool({ idleMs: 10_000, maxPerKey: 4, maxTotal: 8 });
+    const mine = await Promise.all([1, 2].map(() => server!.connection()));
+    pool.giveBack(key, SERVER, mine[0]!);
+    pool.giveBack('other settings', SERVER, mine[1]!);
+    const theirs = await server.connection();
+    const other = serverOf({ host: '127.0.0.1', port: 5433 });
+    pool.giveBack('their login', other, theirs);
+    await until(() => pool!.size === 3);
+    expect(pool.closeIdleOn(SERVER)).toBe(2);
+    expect(mine.every((c) => c.socket.destroyed)).toBe(true);
+    expect(theirs.socket.destroyed).toBe(false);
+    expect(pool.size).toBe(1);
+    expect(pool.closeIdleOn(SERVER)).toBe(0);
+  });
+
   it('keeps no more than its limits, and nothing once closed or turned off', async () => {
     server = await standIn('ok');
     pool = createBackendPool({ idleMs: 10_000, maxPerKey: 2, maxTotal: 3 });
     const conns = await Promise.all([1, 2, 3].map(() => server!.connection()));
-    for (const c of conns) pool.giveBack(key, c);
+    for (const c of conns) pool.giveBack(key, SERVER, c);
     await until(() => conns[2]!.socket.destroyed);
     expect(pool.size).toBe(2);
     const other = await server.connection();
-    pool.giveBack('another login', other);
+    pool.giveBack('another login', SERVER, other);
     await until(() => pool!.size === 3);
     const overTotal = await server.connection();
-    pool.giveBack('a third login', overTotal);
+    pool.giveBack('a third login', SERVER, overTotal);
     await until(() => overTotal.socket.destroyed);
     pool.close();
     expect(pool.size).toBe(0);
     expect(conns[0]!.socket.destroyed || conns[1]!.socket.destroyed).toBe(true);
     const late = await server.connection();
-    pool.giveBack(key, late);
+    pool.giveBack(key, SERVER, late);
     expect(late.socket.destroyed).toBe(true);
 
     const off = createBackendPool({ idleMs: 0, maxPerKey: 2, maxTotal: 3 });
     const unkept = await server.connection();
-    off.giveBack(key, unkept);
+    off.giveBack(key, SERVER, unkept);
     expect(unkept.socket.destroyed).toBe(true);
   });
 });

@@ -58,9 +58,15 @@ export function loginKey(login: LoginKey): string {
 
 interface Idle {
   key: string;
+  /** The database server it is open to (what max_connections and its role limits count). */
+  server: string;
   loggedIn: LoggedIn;
   timer: NodeJS.Timeout;
 }
+
+/** The database server a connection counts against. */
+export const serverOf = (login: Pick<LoginKey, 'host' | 'port'>): string =>
+  `${login.host}\0${login.port}`;
 
 export interface BackendPool {
   /** An idle connection for this login, taken out of the pool; undefined when there is none. */
@@ -69,7 +75,12 @@ export interface BackendPool {
    * A connection whose session ended cleanly: reset and kept, or closed when it cannot be.
    * The caller no longer owns the socket.
    */
-  giveBack(key: string, loggedIn: LoggedIn): void;
+  giveBack(key: string, server: string, loggedIn: LoggedIn): void;
+  /**
+   * Closes the idle connections to this database server (it refused a new one as too many:
+   * the idle ones may be holding the slots). Returns how many it closed.
+   */
+  closeIdleOn(server: string): number;
   /** Idle connections now (for tests and the log). */
   readonly size: number;
   /** Closes every idle connection; later give-backs are closed at once. */
@@ -149,13 +160,14 @@ export function createBackendPool(options: PoolOptions = DEFAULT_POOL): BackendP
     if (remove(entry)) entry.loggedIn.socket.destroy();
   };
 
-  function park(key: string, loggedIn: LoggedIn): void {
+  function park(key: string, server: string, loggedIn: LoggedIn): void {
     const list = idle.get(key) ?? [];
     if (closed || list.length >= options.maxPerKey || total >= options.maxTotal) {
       return void loggedIn.socket.destroy();
     }
     const entry: Idle = {
       key,
+      server,
       loggedIn,
       timer: setTimeout(() => drop(entry), options.idleMs).unref(),
     };
@@ -182,7 +194,7 @@ export function createBackendPool(options: PoolOptions = DEFAULT_POOL): BackendP
       entry.loggedIn.socket.pause();
       return entry.loggedIn;
     },
-    giveBack(key, loggedIn) {
+    giveBack(key, server, loggedIn) {
       const { socket } = loggedIn;
       if (closed || socket.destroyed) return void socket.destroy();
       socket.removeAllListeners('data');
@@ -194,7 +206,7 @@ export function createBackendPool(options: PoolOptions = DEFAULT_POOL): BackendP
       reset(socket).then(
         (changed) => {
           socket.removeAllListeners('error');
-          park(key, {
+          park(key, server, {
             ...loggedIn,
             parameterStatus: merged(loggedIn.parameterStatus, changed),
             status: ch('I'),
@@ -203,6 +215,11 @@ export function createBackendPool(options: PoolOptions = DEFAULT_POOL): BackendP
         },
         () => socket.destroy(),
       );
+    },
+    closeIdleOn(server) {
+      const of = [...idle.values()].flat().filter((entry) => entry.server === server);
+      for (const entry of of) drop(entry);
+      return of.length;
     },
     get size() {
       return total;

@@ -31,13 +31,24 @@ import {
   startupPacket,
   type Message,
 } from './messages';
-import { createBackendPool, DEFAULT_POOL, loginKey, type PoolOptions } from './backend-pool';
+import {
+  serverOf,
+  createBackendPool,
+  DEFAULT_POOL,
+  loginKey,
+  type PoolOptions,
+} from './backend-pool';
 import { loginToTarget, TargetRefused, type LoggedIn } from './target-login';
 
 const STARTUP_TIMEOUT_MS = 15_000;
 /** Bytes a client may send before its session starts (start-up packets, a password). */
 const STARTUP_BUFFER_MAX = 64 * 1024;
 const FATAL_LINGER_MS = 200;
+/** SQLSTATE too_many_connections: max_connections, or the role's or database's limit. */
+const TOO_MANY_CONNECTIONS = '53300';
+/** After closing idle connections for a refused login: tries, and the wait between them. */
+const FREED_RETRIES = 10;
+const FREED_RETRY_MS = 25;
 /** Start-up parameters a client may not pass on (the gateway decides who logs in, and where). */
 const WITHHELD = new Set(['user', 'database', 'replication']);
 
@@ -234,9 +245,27 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
     const passOn = new Map([['database', database]]);
     for (const [k, v] of parameters) if (!WITHHELD.has(k)) passOn.set(k, v);
     const key = loginKey({ ...target, parameters: passOn });
+    const dbServer = serverOf(target);
+    const login = async (): Promise<LoggedIn> => {
+      let freed = false;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await loginToTarget({ ...target, parameters: passOn });
+        } catch (err) {
+          // Too many connections (the server's, the role's or the database's limit): ones this
+          // gateway keeps idle for other start-up settings may hold the slots. They are closed,
+          // and the login is tried again while their backends exit.
+          const tooMany = err instanceof TargetRefused && err.sqlState === TOO_MANY_CONNECTIONS;
+          if (!tooMany || attempt >= FREED_RETRIES) throw err;
+          freed = pool.closeIdleOn(dbServer) > 0 || freed;
+          if (!freed) throw err;
+          await new Promise((resolve) => setTimeout(resolve, FREED_RETRY_MS));
+        }
+      }
+    };
     let loggedIn: LoggedIn;
     try {
-      loggedIn = pool.take(key) ?? (await loginToTarget({ ...target, parameters: passOn }));
+      loggedIn = pool.take(key) ?? (await login());
     } catch (err) {
       // The database's own words (user names, addresses) go to the gateway's log only.
       const why = err instanceof TargetRefused ? err.message : 'the database cannot be reached';
@@ -298,7 +327,7 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
       database,
       clientEncoding: loggedIn.clientEncoding,
       logger,
-      onCleanEnd: () => pool.giveBack(key, loggedIn),
+      onCleanEnd: () => pool.giveBack(key, dbServer, loggedIn),
       onEnd: () => {
         open.delete(socket);
         cancelKeys.delete(pid);

@@ -349,6 +349,67 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     });
   });
 
+  it('closes the connections it keeps idle when the database says there are too many', async () => {
+    // A role of its own that may have one connection, as a second resource on the database.
+    const limited = `${SCRATCH}_one`;
+    await superuser.query(`DROP ROLE IF EXISTS ${limited}`);
+    await superuser.query(
+      `CREATE ROLE ${limited} LOGIN PASSWORD '${ROLE_PASSWORD}' CONNECTION LIMIT 1`,
+    );
+    try {
+      const made = await admin.post('/api/v1/resource', {
+        network_id: lab,
+        name: 'pg-one-connection',
+        ip_address: '127.0.0.1',
+        os: 'postgresql',
+        port: 5432,
+        username: limited,
+        password: ROLE_PASSWORD,
+        databases: SCRATCH,
+      });
+      expect(made.statusCode, made.body).toBe(200);
+      await addResourcesTo(admin, wg, [made.json().id as number]);
+      const limitedCode = await erin.client.post('/api/tunnel', {
+        project_resource_id: await projectResourceId(admin, wg, made.json().id as number),
+      });
+      expect(limitedCode.statusCode, limitedCode.body).toBe(200);
+      const asLimited = (app: string) =>
+        connect(limitedCode.json().code as string, { application_name: app });
+      const backends = async (): Promise<number> =>
+        (
+          await superuser.query(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = $1',
+            [limited],
+          )
+        ).rows[0].n as number;
+
+      const first = asLimited('first');
+      await first.connect();
+      await first.query('SELECT 1');
+      await first.end();
+      // Kept by the gateway, it holds the role's one slot.
+      await until(async () => (await backends()) === 1);
+      // Other start-up settings: the kept connection does not fit; the gateway lets it go.
+      const second = asLimited('second');
+      await second.connect();
+      const app = await second.query("SELECT current_setting('application_name') AS app");
+      expect(app.rows).toEqual([{ app: 'second' }]);
+      await second.end();
+    } finally {
+      await superuser.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '${limited}'`,
+      );
+      await until(async () => {
+        const left = await superuser.query(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = $1',
+          [limited],
+        );
+        return left.rows[0].n === 0;
+      });
+      await superuser.query(`DROP ROLE IF EXISTS ${limited}`);
+    }
+  });
+
   it('TLS when the client asks (sslmode=require), COPY both ways, and notice rules that let statements through with an alarm', async () => {
     const approver = await member(t, 'watcher@demo.local');
     await setRules({
