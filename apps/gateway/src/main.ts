@@ -81,7 +81,7 @@ async function main(): Promise<number> {
       }),
     },
     webTerminal: { dataDir },
-    databaseProxies: { dataDir },
+    databaseProxies: { dataDir, pgKeepIdleSeconds: config.pgKeepIdle },
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

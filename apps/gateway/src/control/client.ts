@@ -78,7 +78,12 @@ export interface GatewayOptions {
    * ports.mysql_port (9696); statement logs are spooled in `dataDir`, where the proxies' TLS
    * certificate is kept too. Reports `postgresql` and `mysql`.
    */
-  databaseProxies?: { dataDir: string; listenHost?: string };
+  databaseProxies?: {
+    dataDir: string;
+    listenHost?: string;
+    /** Seconds an idle PostgreSQL connection is kept for the next session (default 30; 0: none). */
+    pgKeepIdleSeconds?: number;
+  };
 }
 
 export type GatewayExitReason = 'stopped' | 'key_rejected' | 'update_required';

@@ -35,7 +35,19 @@ describe('loadConfig', () => {
       configFile: undefined,
       // SSH sessions in the gateway's own process unless told otherwise.
       sshWorkers: 0,
+      // PostgreSQL connections kept idle for half a minute unless told otherwise.
+      pgKeepIdle: 30,
     });
+  });
+
+  it('reads how long PostgreSQL connections are kept idle; 0 keeps none', () => {
+    const base = ['--server', 'http://s:1', '--key', 'k'];
+    expect(run([...base, '--pg-keep-idle', '0']).pgKeepIdle).toBe(0);
+    expect(run(base, { PORTCULLIS_GATEWAY_PG_KEEP_IDLE: '120' }).pgKeepIdle).toBe(120);
+    const config = file('keep.json', { server: 'http://s:1', key: 'k', pg_keep_idle: 5 });
+    expect(run(['--config', config]).pgKeepIdle).toBe(5);
+    for (const bad of ['-1', '3601', '1.5', 'long'])
+      expect(() => run([...base, `--pg-keep-idle=${bad}`])).toThrow(/--pg-keep-idle must be/);
   });
 
   it('reads the SSH workers from the flag, the environment or the file; 0 keeps them in', () => {

@@ -24,6 +24,8 @@ export interface GatewayConfig {
   dataDir?: string;
   /** SSH worker processes; 0 runs SSH sessions in the gateway's own process. */
   sshWorkers: number;
+  /** Seconds an idle PostgreSQL connection is kept for the next session; 0: none kept. */
+  pgKeepIdle: number;
 }
 
 /** A problem with the input; its message is printed as is. */
@@ -40,7 +42,8 @@ Options:
   --server <url>       the Portcullis server (env PORTCULLIS_GATEWAY_SERVER)
   --key <key>          the cluster key (env PORTCULLIS_GATEWAY_KEY; prefer the env or the
                        config file: a key on the command line is visible to local users)
-  --config <file>      JSON config file with server, key, host, ports, log_level, ssh_workers
+  --config <file>      JSON config file with server, key, host, ports, log_level, ssh_workers,
+                       pg_keep_idle
                        (env PORTCULLIS_GATEWAY_CONFIG)
   --host <name>        host name clients use to reach this gateway (env PORTCULLIS_GATEWAY_HOST)
   --data-dir <dir>     the gateway's own files, e.g. the SSH proxy's host key
@@ -49,6 +52,9 @@ Options:
   --log-level <level>  trace, debug, info, warn, error, fatal or silent (env PORTCULLIS_GATEWAY_LOG_LEVEL)
   --ssh-workers <n>    processes that carry SSH sessions, 0-64; 0 (the default) keeps them in the
                        gateway's own process (env PORTCULLIS_GATEWAY_SSH_WORKERS)
+  --pg-keep-idle <s>   seconds a PostgreSQL connection is kept idle for the next session of the
+                       same login, 0-3600; 0 keeps none (default 30; env
+                       PORTCULLIS_GATEWAY_PG_KEEP_IDLE)
   --help, --version
 
 Flags override the environment, which overrides the config file.
@@ -62,8 +68,11 @@ const FILE_FIELDS = new Set([
   'log_level',
   'data_dir',
   'ssh_workers',
+  'pg_keep_idle',
 ]);
 const SSH_WORKERS_MAX = 64;
+const PG_KEEP_IDLE_MAX = 3600;
+export const PG_KEEP_IDLE_DEFAULT = 30;
 
 interface FileConfig {
   server?: string;
@@ -73,6 +82,7 @@ interface FileConfig {
   log_level?: string;
   data_dir?: string;
   ssh_workers?: number;
+  pg_keep_idle?: number;
 }
 
 function readConfigFile(file: string): FileConfig {
@@ -140,6 +150,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
         'data-dir': { type: 'string' },
         'log-level': { type: 'string' },
         'ssh-workers': { type: 'string' },
+        'pg-keep-idle': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -200,10 +211,22 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
   if (!Number.isInteger(sshWorkers) || sshWorkers < 0 || sshWorkers > SSH_WORKERS_MAX) {
     throw new ConfigError(`--ssh-workers must be a whole number from 0 to ${SSH_WORKERS_MAX}`);
   }
+  const keepIdle = pick(
+    'pg-keep-idle',
+    'PORTCULLIS_GATEWAY_PG_KEEP_IDLE',
+    file.pg_keep_idle === undefined ? undefined : String(file.pg_keep_idle),
+  );
+  const pgKeepIdle = keepIdle === undefined ? PG_KEEP_IDLE_DEFAULT : Number(keepIdle);
+  if (!Number.isInteger(pgKeepIdle) || pgKeepIdle < 0 || pgKeepIdle > PG_KEEP_IDLE_MAX) {
+    throw new ConfigError(
+      `--pg-keep-idle must be a whole number of seconds from 0 to ${PG_KEEP_IDLE_MAX}`,
+    );
+  }
   return {
     kind: 'run',
     config: {
       sshWorkers,
+      pgKeepIdle,
       server,
       key,
       host,

@@ -7,6 +7,7 @@ import type { GatewayPorts } from '@portcullis/contract';
 import type { SessionControlApi } from '../control/session-requests';
 import type { Logger } from '../core/logger';
 import { startMysqlProxy } from '../mysql-proxy/server';
+import { DEFAULT_POOL } from '../postgres-proxy/backend-pool';
 import { startPostgresProxy } from '../postgres-proxy/server';
 import type { Recordings } from '../recording';
 import { loadSqlParsers } from '../sql-audit';
@@ -26,6 +27,8 @@ export interface DatabaseProxiesOptions {
   control: SessionControlApi;
   logger: Logger;
   recordings: Pick<Recordings, 'track' | 'finish'>;
+  /** Seconds an idle PostgreSQL connection is kept for the next session (default 30; 0: none). */
+  pgKeepIdleSeconds?: number;
 }
 
 export async function startDatabaseProxies(
@@ -40,6 +43,9 @@ export async function startDatabaseProxies(
     sessions,
     logger: options.logger,
     ...(tls && { tls }),
+    ...(options.pgKeepIdleSeconds !== undefined && {
+      pool: { ...DEFAULT_POOL, idleMs: options.pgKeepIdleSeconds * 1000 },
+    }),
   });
   const mysql = await startMysqlProxy({
     port: options.ports.mysql_port,
