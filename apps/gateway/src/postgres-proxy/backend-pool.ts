@@ -72,8 +72,8 @@ export interface BackendPool {
   /** An idle connection for this login, taken out of the pool; undefined when there is none. */
   take(key: string): LoggedIn | undefined;
   /**
-   * A connection whose session ended cleanly: reset and kept, or closed when it cannot be.
-   * The caller no longer owns the socket.
+   * A connection whose session ended cleanly, without the session's listeners: reset and
+   * kept, or closed when it cannot be. The caller no longer owns the socket.
    */
   giveBack(key: string, server: string, loggedIn: LoggedIn): void;
   /**
@@ -197,11 +197,8 @@ export function createBackendPool(options: PoolOptions = DEFAULT_POOL): BackendP
     giveBack(key, server, loggedIn) {
       const { socket } = loggedIn;
       if (closed || socket.destroyed) return void socket.destroy();
-      socket.removeAllListeners('data');
-      socket.removeAllListeners('close');
-      socket.removeAllListeners('error');
-      socket.removeAllListeners('drain');
-      // Errors before a listener is back must not throw.
+      // The session took its own listeners off (relay.ts); an error during the reset must not
+      // throw.
       socket.on('error', () => socket.destroy());
       reset(socket).then(
         (changed) => {

@@ -10,9 +10,9 @@ import type { Logger } from '../core/logger';
 import type { DbSession, StatementEntry } from '../db-proxy/session';
 import { Conversation } from './conversation';
 import { CLIENT_MESSAGE_MAX, errorResponse, MessageReader, ProtocolError } from './messages';
+import { ServerStream } from './server-stream';
 
 const TERMINATE = 'X'.charCodeAt(0);
-import { ServerStream } from './server-stream';
 
 export interface RelayOptions {
   client: net.Socket;

@@ -32,10 +32,10 @@ import {
   type Message,
 } from './messages';
 import {
-  serverOf,
   createBackendPool,
   DEFAULT_POOL,
   loginKey,
+  serverOf,
   type PoolOptions,
 } from './backend-pool';
 import { loginToTarget, TargetRefused, type LoggedIn } from './target-login';
@@ -247,18 +247,17 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
     const key = loginKey({ ...target, parameters: passOn });
     const dbServer = serverOf(target);
     const login = async (): Promise<LoggedIn> => {
-      let freed = false;
       for (let attempt = 0; ; attempt++) {
         try {
           return await loginToTarget({ ...target, parameters: passOn });
         } catch (err) {
           // Too many connections (the server's, the role's or the database's limit): ones this
           // gateway keeps idle for other start-up settings may hold the slots. They are closed,
-          // and the login is tried again while their backends exit.
+          // and the login is tried again while their backends exit; with none to close, the
+          // refusal stands.
           const tooMany = err instanceof TargetRefused && err.sqlState === TOO_MANY_CONNECTIONS;
           if (!tooMany || attempt >= FREED_RETRIES) throw err;
-          freed = pool.closeIdleOn(dbServer) > 0 || freed;
-          if (!freed) throw err;
+          if (pool.closeIdleOn(dbServer) === 0 && attempt === 0) throw err;
           await new Promise((resolve) => setTimeout(resolve, FREED_RETRY_MS));
         }
       }

@@ -83,16 +83,26 @@ function spoolLeft(spool: string): string[] {
   return names.filter((n) => !n.startsWith('.blank-'));
 }
 
+/** Writes `text` as a session's output and closes the session. */
+async function outputAndClose(
+  session: ReturnType<Recordings['open']>,
+  text: string,
+): Promise<void> {
+  const tap = session.channel({ cols: 80, rows: 24, term: 'xterm' }, { input: false });
+  tap.output(Buffer.from(text));
+  tap.end();
+  await session.close();
+}
+
 describe('session recordings', () => {
   it('is idle only once the uploaded spool file is deleted', async () => {
     const dir = dataDir();
     const server = fakeServer();
     const recordings = start(dir, server);
-    const session = recordings.open(8, () => undefined);
-    const tap = session.channel({ cols: 80, rows: 24, term: 'xterm' }, { input: false });
-    tap.output(Buffer.from('done\r\n'));
-    tap.end();
-    await session.close();
+    await outputAndClose(
+      recordings.open(8, () => undefined),
+      'done\r\n',
+    );
     // The first moment the uploader says so, the file must already be gone.
     while (!(await recordings.idle(0))) await new Promise((r) => setImmediate(r));
     expect(spoolLeft(recordingSpool(dir))).toEqual([]);
@@ -102,11 +112,10 @@ describe('session recordings', () => {
     const dir = dataDir();
     const server = fakeServer();
     const recordings = start(dir, server);
-    const first = recordings.open(21, () => undefined);
-    const tap = first.channel({ cols: 80, rows: 24, term: 'xterm' }, { input: false });
-    tap.output(Buffer.from('the first session\r\n'));
-    tap.end();
-    await first.close();
+    await outputAndClose(
+      recordings.open(21, () => undefined),
+      'the first session\r\n',
+    );
     expect(await recordings.idle(5000)).toBe(true);
     const spool = recordingSpool(dir);
     const [blank] = fs.readdirSync(spool);
@@ -116,10 +125,7 @@ describe('session recordings', () => {
     const second = recordings.open(22, () => undefined);
     // The blank became the new spool (the same file, so no new file was made)…
     expect(fs.statSync(path.join(spool, '22.cast')).ino).toBe(inode);
-    const tap2 = second.channel({ cols: 80, rows: 24, term: 'xterm' }, { input: false });
-    tap2.output(Buffer.from('the second\r\n'));
-    tap2.end();
-    await second.close();
+    await outputAndClose(second, 'the second\r\n');
     expect(await recordings.idle(5000)).toBe(true);
     // …and it held nothing of the first recording.
     const text = server.held.get(22)!.toString('utf8');

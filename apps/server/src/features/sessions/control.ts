@@ -11,6 +11,7 @@ import {
   CONTROL_PROTOCOL,
   formatError,
   type GatewayMessage,
+  type ResolvedCode,
   type ServerMessage,
   type SessionCredential,
   type SessionRefusal,
@@ -91,6 +92,17 @@ function refusalOf(error: unknown): SessionRefusal {
   return { code: 'UnknowError', message: formatError('UnknowError', 'en_US') };
 }
 
+/** One login user's credential, for a proxy of `kind`: a resource of another is refused. */
+async function credentialFor(
+  ctx: AppContext,
+  resolved: ResolvedCode,
+  kind: ResolvedCode['resource']['os'],
+  username: string,
+): Promise<SessionCredential> {
+  if (resolved.resource.os !== kind) throw new AppError('WrongResourceKind');
+  return sessionCredential(ctx, resolved, username);
+}
+
 export function createSessionControl(getCtx: () => AppContext): SessionControl {
   const grants = createGrantStore();
   /** Open sessions by connection id, with the gateway link carrying them. */
@@ -117,9 +129,8 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         let username: string | null = null;
         if (m.credential_kind !== undefined) {
           // A database proxy: the resource's one connect account (login_users is empty).
-          if (resolved.resource.os !== m.credential_kind) throw new AppError('WrongResourceKind');
           username = resolved.login_users[0] ?? '';
-          credential = await sessionCredential(ctx, resolved, username);
+          credential = await credentialFor(ctx, resolved, m.credential_kind, username);
         }
         const grant = grants.issue(link, resolved, username);
         link.log.info(
@@ -168,8 +179,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       try {
         if (!grant || grant.username !== null) throw new AppError('TunnelNotFound');
         grant.username = m.username;
-        if (grant.resolved.resource.os !== m.kind) throw new AppError('WrongResourceKind');
-        const credential = await sessionCredential(getCtx(), grant.resolved, m.username);
+        const credential = await credentialFor(getCtx(), grant.resolved, m.kind, m.username);
         link.send({ v, type: 'session_credential_result', request_id: m.request_id, credential });
       } catch (error) {
         if (grant) grants.spend(m.grant);

@@ -53,6 +53,14 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     return client;
   };
   const setRules = (body: Record<string, unknown>) => setDatabaseRules(admin, dbId, body);
+  /** How many PostgreSQL backends match a pg_stat_activity condition. */
+  const backendsWhere = async (condition: string, params: unknown[]): Promise<number> =>
+    (
+      await superuser.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${condition}`,
+        params,
+      )
+    ).rows[0].n as number;
   const connections = () => sessionsOf(t, erin.id, 'postgresql');
   const statementLog = (connectionId: number, atLeast?: number) =>
     downloadStatementLog(erin.client, connectionId, atLeast);
@@ -293,13 +301,10 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     await first.end();
     const [firstRow] = await connections();
     // The reset runs after the goodbye; the next session may arrive before it is done.
-    await until(async () => {
-      const idle = await superuser.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND state = 'idle' AND query = 'DISCARD ALL'",
-        [pid],
-      );
-      return idle.rows[0].n === 1;
-    });
+    await until(
+      async () =>
+        (await backendsWhere("pid = $1 AND state = 'idle' AND query = 'DISCARD ALL'", [pid])) === 1,
+    );
 
     const second = connect();
     await second.connect();
@@ -340,13 +345,7 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     await fourth.connect();
     expect(await backendPid(fourth)).not.toBe(thirdPid);
     await fourth.end();
-    await until(async () => {
-      const left = await superuser.query(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1)',
-        [[pid, thirdPid]],
-      );
-      return left.rows[0].n === 0;
-    });
+    await until(async () => (await backendsWhere('pid = ANY($1)', [[pid, thirdPid]])) === 0);
   });
 
   it('closes the connections it keeps idle when the database says there are too many', async () => {
@@ -375,13 +374,7 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
       expect(limitedCode.statusCode, limitedCode.body).toBe(200);
       const asLimited = (app: string) =>
         connect(limitedCode.json().code as string, { application_name: app });
-      const backends = async (): Promise<number> =>
-        (
-          await superuser.query(
-            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = $1',
-            [limited],
-          )
-        ).rows[0].n as number;
+      const backends = (): Promise<number> => backendsWhere('usename = $1', [limited]);
 
       const first = asLimited('first');
       await first.connect();
@@ -399,13 +392,7 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
       await superuser.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '${limited}'`,
       );
-      await until(async () => {
-        const left = await superuser.query(
-          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = $1',
-          [limited],
-        );
-        return left.rows[0].n === 0;
-      });
+      await until(async () => (await backendsWhere('usename = $1', [limited])) === 0);
       await superuser.query(`DROP ROLE IF EXISTS ${limited}`);
     }
   });
