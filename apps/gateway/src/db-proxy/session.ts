@@ -71,7 +71,7 @@ export interface DbSessionsOptions {
   logger: Logger;
   /** The gateway's data folder (the statement logs' spool) and its uploader. */
   dataDir: string;
-  recordings: Pick<Recordings, 'track' | 'finish'>;
+  recordings: Pick<Recordings, 'track' | 'finish' | 'finishFromMemory'>;
 }
 
 const refusal = (
@@ -124,25 +124,29 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
       end() {
         ended ??= (async () => {
           stopCuts();
-          await log.close();
-          options.recordings.finish(connectionId);
+          const unspooled = await log.close();
+          if (unspooled) {
+            options.recordings.finishFromMemory(connectionId, unspooled.data, unspooled.spoolBy);
+          } else {
+            options.recordings.finish(connectionId);
+          }
           control.end(connectionId);
           logger.info({ connection_id: connectionId, way: kind }, 'database session closed');
         })();
         return ended;
       },
     };
-    const log: StatementLog = createStatementLog(
-      spool,
+    const log: StatementLog = createStatementLog({
+      dir: spool,
       connectionId,
       logger,
-      () => {
+      onFailure() {
         // A statement log that cannot be written ends the session (fail closed).
         for (const listener of cutListeners) listener('the statement log cannot be written');
       },
+      onSpooled: () => options.recordings.track(connectionId),
       logFilter,
-    );
-    options.recordings.track(connectionId);
+    });
     logger.info({ connection_id: connectionId, way: kind }, 'database session started');
     return { ok: true, session };
   }

@@ -88,7 +88,13 @@ describe('a statement log that cannot keep up', () => {
   it('ends the session once, and still writes every line it was given', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statement-log-'));
     let failures = 0;
-    const log = createStatementLog(dir, 7, silentLogger, () => (failures += 1));
+    const log = createStatementLog({
+      dir,
+      connectionId: 7,
+      logger: silentLogger,
+      onFailure: () => (failures += 1),
+      onSpooled: () => undefined,
+    });
     // 100 statements of 64 KiB in one tick: far more than the 4 MiB that may wait.
     const big = 'x'.repeat(STATEMENT_LOG_TEXT_MAX - 100);
     for (let i = 0; i < 100; i++) {
@@ -105,6 +111,58 @@ describe('a statement log that cannot keep up', () => {
     const lines = fs.readFileSync(spoolFile(dir, 7), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(100);
     expect(JSON.parse(lines[99]!).statement).toMatch(/^SELECT '99'/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a statement log in time', () => {
+  const entry = (statement: string): StatementEntry => ({
+    startedAt: Date.now(),
+    database: 'db',
+    statement,
+    durationMs: 0.2,
+    rows: 1,
+  });
+  const open = (dir: string, spooled: { count: number }) =>
+    createStatementLog({
+      dir,
+      connectionId: 8,
+      logger: silentLogger,
+      onFailure: () => undefined,
+      onSpooled: () => (spooled.count += 1),
+    });
+
+  it('of a session that ends at once makes no file and hands its lines over', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statement-log-'));
+    const spooled = { count: 0 };
+    const before = Date.now();
+    const log = open(dir, spooled);
+    log.write(entry('SELECT 1'));
+    log.write(entry('SELECT 2'));
+    const rest = await log.close();
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(spooled.count).toBe(0);
+    const lines = rest!.data.toString('utf8').trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l).statement)).toEqual(['SELECT 1', 'SELECT 2']);
+    // No later than its first line would have reached the disk.
+    expect(rest!.spoolBy).toBeGreaterThanOrEqual(before + 250);
+    expect(rest!.spoolBy).toBeLessThanOrEqual(Date.now() + 250);
+    expect(await open(dir, spooled).close()).toBeUndefined(); // no statement: nothing
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('of a longer session is on disk within 0.25 s of its first line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statement-log-'));
+    const spooled = { count: 0 };
+    const log = open(dir, spooled);
+    log.write(entry('SELECT 1'));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(spooled.count).toBe(1);
+    expect(fs.readFileSync(spoolFile(dir, 8), 'utf8')).toContain('SELECT 1');
+    log.write(entry('SELECT 2'));
+    expect(await log.close()).toBeUndefined();
+    const lines = fs.readFileSync(spoolFile(dir, 8), 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l).statement)).toEqual(['SELECT 1', 'SELECT 2']);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -4,7 +4,7 @@
  * and file name as a terminal recording (`<spool>/<connection_id>.cast`, recording/recorder.ts)
  * so the uploader streams it to the server the same way; the server serves it as
  * `<id>-statements.jsonl`. Lines wait in memory at most {@link FLUSH_MS} (a SIGKILL loses no
- * more), writes are asynchronous and one at a time (recording/spool-writer.ts), and what waits
+ * more; the file itself is only made then, see createStatementLog), writes are asynchronous and one at a time (recording/spool-writer.ts), and what waits
  * is capped: a client that floods statements faster than the disk takes them, or a log at the
  * recording size limit, ends the session rather than run statements the log does not keep.
  */
@@ -14,7 +14,7 @@ import type { Logger } from '../core/logger';
 import { hideMatch, type LogFilterMatcher } from '../recording';
 import { spoolFile } from '../recording/recorder';
 import { placeBlank } from '../recording/spool-blanks';
-import { createSpoolWriter } from '../recording/spool-writer';
+import { createSpoolWriter, type SpoolWriter } from '../recording/spool-writer';
 
 const FLUSH_MS = 250;
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
@@ -35,10 +35,21 @@ export interface StatementEntry {
   rule?: string;
 }
 
+/** What a log that never reached the disk hands to the uploader when it closes. */
+export interface UnspooledLog {
+  data: Buffer;
+  /** Epoch ms by which its first line would have been on disk (FLUSH_MS after it came). */
+  spoolBy: number;
+}
+
 export interface StatementLog {
   write(entry: StatementEntry): void;
-  /** Writes what is pending and closes the file; resolves when it is on disk. */
-  close(): Promise<void>;
+  /**
+   * Writes what is pending and closes the file; resolves when it is on disk. A log whose lines
+   * never went to disk (the session ended within FLUSH_MS of its first statement) resolves
+   * with them instead, for the uploader to send from memory; an empty one with undefined.
+   */
+  close(): Promise<UnspooledLog | undefined>;
 }
 
 /**
@@ -90,51 +101,106 @@ export function line(entry: StatementEntry, logFilter: LogFilterMatcher | undefi
   return `${out}}\n`;
 }
 
-export function createStatementLog(
-  dir: string,
-  connectionId: number,
-  logger: Logger,
-  onFailure: () => void,
-  logFilter?: LogFilterMatcher,
-): StatementLog {
-  const file = spoolFile(dir, connectionId);
-  // The file exists from the start, so the uploader (told at once) finds it: a blank renamed
-  // into place when there is one (spool-blanks.ts), else a new file.
-  if (!placeBlank(file)) {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.closeSync(fs.openSync(file, 'a', 0o600));
-  }
+export interface StatementLogOptions {
+  dir: string;
+  connectionId: number;
+  logger: Logger;
+  /** The log cannot keep every statement: the session must end (fail closed). */
+  onFailure: () => void;
+  /** The spool file now exists (for the uploader to stream while the session runs). */
+  onSpooled: () => void;
+  logFilter?: LogFilterMatcher;
+}
+
+/** Lines held in memory from which the spool file is made at once rather than at FLUSH_MS. */
+const MEMORY_EAGER_BYTES = 64 * 1024;
+
+/**
+ * The lines stay in memory until FLUSH_MS after the first one (or until 64 KiB wait); only then
+ * is the spool file made, so a session of a few quick statements (a client that connects per
+ * query) touches no file: its lines go to the uploader from memory when it closes.
+ */
+export function createStatementLog(options: StatementLogOptions): StatementLog {
+  const { dir, connectionId, logger, onFailure, logFilter } = options;
+  let memory: string[] = [];
+  let memoryBytes = 0;
+  let firstAt = 0;
+  let toDiskTimer: NodeJS.Timeout | undefined;
+  let spool: SpoolWriter | undefined;
   let overflowed = false;
-  const spool = createSpoolWriter(file, {
-    flushMs: FLUSH_MS,
-    onError(err) {
-      logger.error({ err, connection_id: connectionId }, 'the statement log cannot be written');
-      onFailure();
-    },
-  });
+  let closed = false;
+
+  const toDisk = (): SpoolWriter => {
+    clearTimeout(toDiskTimer);
+    const file = spoolFile(dir, connectionId);
+    // A blank renamed into place when there is one (spool-blanks.ts), else a new file.
+    if (!placeBlank(file)) {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.closeSync(fs.openSync(file, 'a', 0o600));
+    }
+    const writer = createSpoolWriter(file, {
+      flushMs: FLUSH_MS,
+      onError(err) {
+        logger.error({ err, connection_id: connectionId }, 'the statement log cannot be written');
+        onFailure();
+      },
+    });
+    spool = writer;
+    options.onSpooled();
+    if (memory.length > 0) writer.push(memory.join(''));
+    memory = [];
+    memoryBytes = 0;
+    return writer;
+  };
+
+  const overflow = (): void => {
+    // A log that cannot keep every statement ends the session (fail closed): a flood of
+    // large statements must not push a later one out of the log unseen. What it holds is
+    // still written, and so are the lines of statements in flight while the session ends:
+    // each of them ran.
+    overflowed = true;
+    logger.warn(
+      { connection_id: connectionId },
+      'the statement log cannot keep up or is full; ending the session',
+    );
+    onFailure();
+  };
 
   return {
     write(entry) {
-      if (spool.failed) return;
+      if (closed) return;
       const text = line(entry, logFilter);
+      if (!spool) {
+        memory.push(text);
+        memoryBytes += text.length;
+        if (memory.length === 1) {
+          firstAt = Date.now();
+          toDiskTimer = setTimeout(toDisk, FLUSH_MS);
+        }
+        if (memoryBytes >= MEMORY_EAGER_BYTES) toDisk();
+        return;
+      }
+      if (spool.failed) return;
       if (
         !overflowed &&
         (spool.pendingBytes + text.length > MAX_PENDING_BYTES ||
           spool.written > RECORDING_MAX_BYTES)
       ) {
-        // A log that cannot keep every statement ends the session (fail closed): a flood of
-        // large statements must not push a later one out of the log unseen. What it holds
-        // is still written, and so are the lines of statements in flight while the session
-        // ends: each of them ran.
-        overflowed = true;
-        logger.warn(
-          { connection_id: connectionId },
-          'the statement log cannot keep up or is full; ending the session',
-        );
-        onFailure();
+        overflow();
       }
       spool.push(text);
     },
-    close: () => spool.close(),
+    async close() {
+      closed = true;
+      clearTimeout(toDiskTimer);
+      if (spool) {
+        await spool.close();
+        return undefined;
+      }
+      if (memory.length === 0) return undefined;
+      const data = Buffer.from(memory.join(''));
+      memory = [];
+      return { data, spoolBy: firstAt + FLUSH_MS };
+    },
   };
 }

@@ -26,6 +26,8 @@ export interface Recordings {
    */
   track(connectionId: number): void;
   finish(connectionId: number): void;
+  /** A session's log that never reached the spool: see Uploader.finishFromMemory. */
+  finishFromMemory(connectionId: number, data: Buffer, spoolBy: number): void;
   onAck(ack: RecordingAck): void;
   onConnected(): void;
   idle(timeoutMs: number): Promise<boolean>;
@@ -55,6 +57,7 @@ export function createRecordings(
     open: (connectionId, onFailure, logFilter) => spool.open(connectionId, onFailure, logFilter),
     track: (id) => uploader.track(id),
     finish: (id) => uploader.finish(id),
+    finishFromMemory: (id, data, spoolBy) => uploader.finishFromMemory(id, data, spoolBy),
     onAck: (ack) => uploader.onAck(ack),
     onConnected: () => uploader.onConnected(),
     idle: (timeoutMs) => uploader.idle(timeoutMs),

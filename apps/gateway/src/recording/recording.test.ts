@@ -359,4 +359,40 @@ describe('session recordings', () => {
     const failed = new Promise<true>((resolve) => recordings.open(5, () => resolve(true)));
     expect(await failed).toBe(true);
   });
+
+  it('uploads a short session’s log from memory without ever making a file', async () => {
+    const dir = dataDir();
+    const server = fakeServer();
+    const recordings = start(dir, server);
+    const text = '{"statement":"SELECT 1"}\n';
+    recordings.finishFromMemory(11, Buffer.from(text), Date.now() + 250);
+    expect(spoolLeft(recordingSpool(dir))).toEqual([]);
+    expect(await recordings.idle(5000)).toBe(true);
+    expect(server.held.get(11)!.toString()).toBe(text);
+    expect(spoolLeft(recordingSpool(dir))).toEqual([]);
+  });
+
+  it('spools a log from memory that the server does not take in time, and sends it later', async () => {
+    const dir = dataDir();
+    let up = false;
+    const server = fakeServer({ connected: () => up });
+    const recordings = start(dir, server);
+    const text = '{"statement":"SELECT 2"}\n';
+    recordings.finishFromMemory(12, Buffer.from(text), Date.now() + 100);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fs.readFileSync(path.join(recordingSpool(dir), '12.cast'), 'utf8')).toBe(text);
+    up = true;
+    recordings.onConnected();
+    expect(await recordings.idle(5000)).toBe(true);
+    expect(server.held.get(12)!.toString()).toBe(text);
+    expect(spoolLeft(recordingSpool(dir))).toEqual([]);
+  });
+
+  it('writes what only memory holds to the spool when the gateway stops', async () => {
+    const dir = dataDir();
+    const recordings = start(dir, fakeServer({ connected: () => false }));
+    recordings.finishFromMemory(13, Buffer.from('line\n'), Date.now() + 60_000);
+    recordings.stop();
+    expect(fs.readFileSync(path.join(recordingSpool(dir), '13.cast'), 'utf8')).toBe('line\n');
+  });
 });

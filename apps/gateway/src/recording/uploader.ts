@@ -16,6 +16,9 @@
  * filters held back at the crash (a sidecar, see recorder.ts heldSpoolFile) is appended first,
  * when the sidecar follows exactly the spool's size (else it is from before a write the spool
  * has, and is dropped).
+ *
+ * A database session that ends before its statement log reached the disk hands its bytes over
+ * from memory (finishFromMemory): a client that connects for one query costs no file at all.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -64,6 +67,12 @@ function recoverHeld(dir: string, name: string, logger: Logger): void {
 }
 
 interface Upload {
+  /**
+   * A short session's bytes that never reached the spool (finishFromMemory): sent from here,
+   * and written to the spool file only if the server has not taken them by `spoolTimer`.
+   */
+  memory?: Buffer;
+  spoolTimer?: NodeJS.Timeout;
   /** Bytes the server is known to hold. */
   acked: number;
   /** When the chunk in flight was sent, or 0. */
@@ -76,7 +85,7 @@ interface Upload {
   seenSize: number;
 }
 
-const upload = (finished: boolean): Upload => ({
+const makeUpload = (finished: boolean): Upload => ({
   acked: 0,
   sentAt: 0,
   finished,
@@ -95,6 +104,13 @@ export interface Uploader {
   track(connectionId: number): void;
   /** Its recorder closed the file: upload the rest, then delete it. */
   finish(connectionId: number): void;
+  /**
+   * A session that ended before its log reached the disk (db-proxy/statement-log.ts): its
+   * bytes go to the server from memory. They are written to the spool (and upload from there,
+   * also after a restart) when the server has not taken them all by `spoolBy` (epoch ms), so
+   * that they wait in memory no longer than they would have before reaching the disk.
+   */
+  finishFromMemory(connectionId: number, data: Buffer, spoolBy: number): void;
   onAck(ack: RecordingAck): void;
   /** The control channel (re)connected: nothing is in flight any more. */
   onConnected(): void;
@@ -115,7 +131,7 @@ export function createUploader(
     const match = SPOOL_NAME.exec(name);
     if (!match) continue;
     recoverHeld(dir, name, logger);
-    uploads.set(Number(match[1]), upload(true));
+    uploads.set(Number(match[1]), makeUpload(true));
   }
   removeLeftBlanks(dir, names);
   // A sidecar without its spool (the recording was uploaded and deleted): nothing to add to.
@@ -130,7 +146,12 @@ export function createUploader(
   /** Spool files being deleted: a recording is not done with until its file is gone. */
   const removing = new Set<Promise<void>>();
   const drop = (id: number): void => {
+    const upload = uploads.get(id);
     uploads.delete(id);
+    if (upload?.memory) {
+      clearTimeout(upload.spoolTimer);
+      return; // never on disk: nothing to delete
+    }
     // Emptied and kept for a later session's spool (spool-blanks.ts), or deleted.
     const removal = recycleSpool(path.join(dir, `${id}.cast`))
       .catch((err: unknown) => {
@@ -148,6 +169,7 @@ export function createUploader(
       return;
     }
     upload.sentAt = now; // claims the slot before the first await
+    if (upload.memory) return stepFromMemory(id, upload, upload.memory);
     try {
       const handle = await fs.promises.open(path.join(dir, `${id}.cast`), 'r');
       try {
@@ -161,15 +183,7 @@ export function createUploader(
         const buffer = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buffer, 0, length, upload.acked);
         upload.seenSize = size;
-        upload.lastSentAt = Date.now();
-        const sent = send({
-          v: CONTROL_PROTOCOL,
-          type: 'recording_chunk',
-          connection_id: id,
-          offset: upload.acked,
-          data: buffer.subarray(0, bytesRead).toString('base64'),
-        });
-        if (!sent) upload.sentAt = 0;
+        sendChunk(id, upload, buffer.subarray(0, bytesRead));
       } finally {
         await handle.close();
       }
@@ -184,6 +198,41 @@ export function createUploader(
     }
   };
 
+  const sendChunk = (id: number, upload: Upload, data: Buffer): void => {
+    upload.lastSentAt = Date.now();
+    const sent = send({
+      v: CONTROL_PROTOCOL,
+      type: 'recording_chunk',
+      connection_id: id,
+      offset: upload.acked,
+      data: data.toString('base64'),
+    });
+    if (!sent) upload.sentAt = 0;
+  };
+
+  const stepFromMemory = (id: number, upload: Upload, memory: Buffer): void => {
+    if (memory.length <= upload.acked) {
+      upload.sentAt = 0;
+      drop(id);
+      return;
+    }
+    upload.seenSize = memory.length;
+    const end = Math.min(memory.length, upload.acked + RECORDING_CHUNK_BYTES);
+    sendChunk(id, upload, memory.subarray(upload.acked, end));
+  };
+
+  /** The server did not take a memory upload in time: its bytes go to the spool file. */
+  const spoolMemory = (id: number, upload: Upload): void => {
+    const memory = upload.memory;
+    if (!memory || uploads.get(id) !== upload) return;
+    try {
+      fs.writeFileSync(path.join(dir, `${id}.cast`), memory, { mode: 0o600 });
+      upload.memory = undefined; // the file holds the same bytes at the same offsets
+    } catch (err) {
+      logger.warn({ err, connection_id: id }, 'could not spool a statement log; kept in memory');
+    }
+  };
+
   const pump = (): void => {
     for (const [id, upload] of uploads) void step(id, upload);
   };
@@ -192,12 +241,23 @@ export function createUploader(
 
   return {
     track(id) {
-      if (!uploads.has(id)) uploads.set(id, upload(false));
+      if (!uploads.has(id)) uploads.set(id, makeUpload(false));
     },
     finish(id) {
       const upload = uploads.get(id);
       if (!upload) return;
       upload.finished = true;
+      void step(id, upload);
+    },
+    finishFromMemory(id, data, spoolBy) {
+      if (uploads.has(id) || data.length === 0) return;
+      const upload: Upload = { ...makeUpload(true), memory: data };
+      upload.spoolTimer = setTimeout(
+        () => spoolMemory(id, upload),
+        Math.max(0, spoolBy - Date.now()),
+      );
+      upload.spoolTimer.unref();
+      uploads.set(id, upload);
       void step(id, upload);
     },
     onAck(ack) {
@@ -228,6 +288,11 @@ export function createUploader(
     },
     stop() {
       clearInterval(timer);
+      // An orderly stop keeps what only memory holds, for the next run to upload.
+      for (const [id, upload] of uploads) {
+        clearTimeout(upload.spoolTimer);
+        spoolMemory(id, upload);
+      }
     },
   };
 }
