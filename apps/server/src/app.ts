@@ -73,6 +73,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    sqliteSynchronous: config.sqliteSynchronous,
     onPoolError: (error) => logPoolError(error),
   });
   const ctx: AppContext = {

@@ -10,6 +10,14 @@ export interface AppConfig {
   dataDir: string;
   /** `postgres://…` switches to PostgreSQL; otherwise SQLite at `<dataDir>/portcullis.db`. */
   databaseUrl: string | null;
+  /**
+   * SQLite's `synchronous` (WAL mode): `normal` (the default) writes a commit to the operating
+   * system and syncs at checkpoints: a crash of the server loses nothing, a power loss or a
+   * crash of the machine may lose the last commits, never the database; `full` syncs every
+   * commit to the disk, at a fraction of a millisecond per write, during which the server
+   * (SQLite is synchronous here) serves nothing else.
+   */
+  sqliteSynchronous: SqliteSynchronous;
   /** Where links in mails point (reset links). */
   publicUrl: string;
   smtpUrl: string | null;
@@ -27,6 +35,9 @@ export interface AppConfig {
   secureCookies: boolean;
 }
 
+export const SQLITE_SYNCHRONOUS = ['normal', 'full'] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = Number.parseInt(env.PORT ?? '8080', 10);
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
@@ -35,11 +46,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)');
   }
+  const sqliteSynchronous = (env.SQLITE_SYNCHRONOUS?.trim().toLowerCase() ||
+    'normal') as SqliteSynchronous;
+  if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous)) {
+    throw new Error('SQLITE_SYNCHRONOUS must be normal or full');
+  }
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
     dataDir,
     databaseUrl,
+    sqliteSynchronous,
     publicUrl,
     smtpUrl: env.SMTP_URL?.trim() || null,
     mailFrom: env.MAIL_FROM ?? 'Portcullis <no-reply@portcullis.local>',

@@ -10,6 +10,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvide
 import type { Database } from './schema';
 import { migrationsFor, type Dialect } from './migrations/index';
 import { withStatementCache } from './statement-cache';
+import type { SqliteSynchronous } from '../config';
 
 // PostgreSQL returns int8 as text; our int8 columns are epoch seconds, well inside 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));
@@ -22,6 +23,8 @@ export interface Db {
 export async function openDatabase(options: {
   databaseUrl: string | null;
   dataDir: string;
+  /** See AppConfig.sqliteSynchronous; `normal` when not given. */
+  sqliteSynchronous?: SqliteSynchronous;
   onPoolError?: (error: Error) => void;
 }): Promise<Db> {
   let kysely: Kysely<Database>;
@@ -38,6 +41,8 @@ export async function openDatabase(options: {
     fs.mkdirSync(options.dataDir, { recursive: true });
     const file = new SQLite(path.join(options.dataDir, 'portcullis.db'));
     file.pragma('journal_mode = WAL');
+    // NORMAL: a commit is not synced to the disk while the event loop waits (config.ts).
+    file.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
     // The default page cache (2 MB) holds little of a large action log; 64 MiB and a memory map
