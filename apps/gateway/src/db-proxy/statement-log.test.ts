@@ -166,3 +166,24 @@ describe('a statement log in time', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('a statement log whose file cannot be made', () => {
+  it('ends the session, and keeps its lines for the server', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statement-log-'));
+    fs.writeFileSync(path.join(dir, 'not-a-folder'), '');
+    let failures = 0;
+    const log = createStatementLog({
+      dir: path.join(dir, 'not-a-folder', 'spool'),
+      connectionId: 9,
+      logger: silentLogger,
+      onFailure: () => (failures += 1),
+      onSpooled: () => undefined,
+    });
+    log.write({ startedAt: Date.now(), database: 'db', statement: 'SELECT 9', durationMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(failures).toBe(1);
+    const rest = await log.close();
+    expect(JSON.parse(rest!.data.toString('utf8')).statement).toBe('SELECT 9');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

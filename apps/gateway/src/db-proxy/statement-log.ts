@@ -4,9 +4,10 @@
  * and file name as a terminal recording (`<spool>/<connection_id>.cast`, recording/recorder.ts)
  * so the uploader streams it to the server the same way; the server serves it as
  * `<id>-statements.jsonl`. Lines wait in memory at most {@link FLUSH_MS} (a SIGKILL loses no
- * more; the file itself is only made then, see createStatementLog), writes are asynchronous and one at a time (recording/spool-writer.ts), and what waits
- * is capped: a client that floods statements faster than the disk takes them, or a log at the
- * recording size limit, ends the session rather than run statements the log does not keep.
+ * more; the file itself is only made then, see createStatementLog), writes are asynchronous
+ * and one at a time (recording/spool-writer.ts), and what waits is capped: a client that
+ * floods statements faster than the disk takes them, or a log at the recording size limit,
+ * ends the session rather than run statements the log does not keep.
  */
 import fs from 'node:fs';
 import { LOG_FILTER_HIDDEN, RECORDING_MAX_BYTES } from '@portcullis/contract';
@@ -128,42 +129,35 @@ export function createStatementLog(options: StatementLogOptions): StatementLog {
   let toDiskTimer: NodeJS.Timeout | undefined;
   let spool: SpoolWriter | undefined;
   let overflowed = false;
+  let spoolFailed = false;
   let closed = false;
 
-  const toDisk = (): SpoolWriter => {
+  /** Makes the spool file and hands it what memory holds (no file can be made: fail closed). */
+  const toDisk = (): void => {
     clearTimeout(toDiskTimer);
+    if (spoolFailed) return;
     const file = spoolFile(dir, connectionId);
-    // A blank renamed into place when there is one (spool-blanks.ts), else a new file.
-    if (!placeBlank(file)) {
-      fs.mkdirSync(dir, { recursive: true });
-      fs.closeSync(fs.openSync(file, 'a', 0o600));
+    const onError = (err: unknown): void => {
+      logger.error({ err, connection_id: connectionId }, 'the statement log cannot be written');
+      onFailure();
+    };
+    try {
+      // A blank renamed into place when there is one (spool-blanks.ts), else a new file.
+      if (!placeBlank(file)) {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.closeSync(fs.openSync(file, 'a', 0o600));
+      }
+    } catch (err) {
+      // Fail closed; the lines stay in memory and go to the server when the session ends.
+      spoolFailed = true;
+      onError(err);
+      return;
     }
-    const writer = createSpoolWriter(file, {
-      flushMs: FLUSH_MS,
-      onError(err) {
-        logger.error({ err, connection_id: connectionId }, 'the statement log cannot be written');
-        onFailure();
-      },
-    });
-    spool = writer;
+    spool = createSpoolWriter(file, { flushMs: FLUSH_MS, onError });
     options.onSpooled();
-    if (memory.length > 0) writer.push(memory.join(''));
+    if (memory.length > 0) spool.push(memory.join(''));
     memory = [];
     memoryBytes = 0;
-    return writer;
-  };
-
-  const overflow = (): void => {
-    // A log that cannot keep every statement ends the session (fail closed): a flood of
-    // large statements must not push a later one out of the log unseen. What it holds is
-    // still written, and so are the lines of statements in flight while the session ends:
-    // each of them ran.
-    overflowed = true;
-    logger.warn(
-      { connection_id: connectionId },
-      'the statement log cannot keep up or is full; ending the session',
-    );
-    onFailure();
   };
 
   return {
@@ -177,7 +171,7 @@ export function createStatementLog(options: StatementLogOptions): StatementLog {
           firstAt = Date.now();
           toDiskTimer = setTimeout(toDisk, FLUSH_MS);
         }
-        if (memoryBytes >= MEMORY_EAGER_BYTES) toDisk();
+        if (memoryBytes >= MEMORY_EAGER_BYTES && !spoolFailed) toDisk();
         return;
       }
       if (spool.failed) return;
@@ -186,7 +180,16 @@ export function createStatementLog(options: StatementLogOptions): StatementLog {
         (spool.pendingBytes + text.length > MAX_PENDING_BYTES ||
           spool.written > RECORDING_MAX_BYTES)
       ) {
-        overflow();
+        // A log that cannot keep every statement ends the session (fail closed): a flood of
+        // large statements must not push a later one out of the log unseen. What it holds
+        // is still written, and so are the lines of statements in flight while the session
+        // ends: each of them ran.
+        overflowed = true;
+        logger.warn(
+          { connection_id: connectionId },
+          'the statement log cannot keep up or is full; ending the session',
+        );
+        onFailure();
       }
       spool.push(text);
     },
