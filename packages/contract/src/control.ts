@@ -326,6 +326,11 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     cluster_id: z.number().int(),
     heartbeat_seconds: z.number().int(),
     latest_version: z.string(),
+    /**
+     * The server reads recording chunks as binary frames (recording-frame.ts); without it the
+     * gateway sends them as recording_chunk messages.
+     */
+    binary_chunks: z.boolean().optional(),
   }),
   z.object({
     ...base,

@@ -14,6 +14,7 @@ export * from './logs';
 export * from './messages';
 export * from './password';
 export * from './recording';
+export * from './recording-frame';
 export * from './resource';
 export * from './resource-names';
 export * from './roles';

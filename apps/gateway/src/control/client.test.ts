@@ -1,8 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { decodeRecordingFrame } from '@portcullis/contract';
 import { DEFAULT_PORTS } from '../core/ports';
 import { startControlPeer, type ControlPeer } from '../test/control-peer';
 import { collectLogs } from '../test/logs';
-import { freePort, silentServer, sleep, type SilentServer } from '../test/net';
+import { freePort, silentServer, sleep, waitFor, type SilentServer } from '../test/net';
 import { GatewayExitError, startGateway, type Gateway, type GatewayOptions } from './client';
 import { CONTROL_PROTOCOL } from './protocol';
 import { GATEWAY_VERSION } from '../core/version';
@@ -263,6 +267,33 @@ describe('control client', () => {
     first.ws.pause(); // stop reading: pings go unanswered, heartbeats unread
     const second = await server.nextConnection(8000);
     await second.next('hello');
+  });
+
+  it('sends recording chunks as binary frames to a server that reads them, as messages otherwise', async () => {
+    for (const binaryChunks of [true, false]) {
+      const server = await peer({ binaryChunks });
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-chunks-'));
+      cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+      const ports = { mysql_port: await freePort(), postgresql_port: await freePort() };
+      const g = gateway({ server: server.url, ports, databaseProxies: { dataDir } });
+      const conn = await server.nextConnection();
+      await g.connected;
+      const log = Buffer.from('{"statement":"SELECT 1"}\n');
+      g.recordings!.finishFromMemory(41, log, Date.now() + 60_000);
+      if (binaryChunks) {
+        await waitFor(() => conn.frames.length > 0, 5000, 'a binary frame');
+        const chunk = decodeRecordingFrame(conn.frames[0]!);
+        expect(chunk).toMatchObject({ v: CONTROL_PROTOCOL, connection_id: 41, offset: 0 });
+        expect(Buffer.from(chunk!.data)).toEqual(log);
+        expect(conn.messages.some((m) => m.type === 'recording_chunk')).toBe(false);
+      } else {
+        const message = await conn.next('recording_chunk', 5000);
+        expect(message).toMatchObject({ connection_id: 41, offset: 0 });
+        expect(Buffer.from(message.data, 'base64')).toEqual(log);
+        expect(conn.frames).toEqual([]);
+      }
+      expect(conn.invalid).toEqual([]);
+    }
   });
 
   it('sends a result that finished while disconnected after the next welcome', async () => {

@@ -168,7 +168,7 @@ export function startGateway(options: GatewayOptions): Gateway {
   const recordingDir = (options.sshProxy ?? options.webTerminal ?? options.databaseProxies)
     ?.dataDir;
   const recordings = recordingDir
-    ? createRecordings(recordingDir, (message) => connection?.send(message) ?? false, logger)
+    ? createRecordings(recordingDir, (chunk) => connection?.sendChunk(chunk) ?? false, logger)
     : null;
   const proxyOptions = options.sshProxy && {
     port: hello.ports.ssh_port,

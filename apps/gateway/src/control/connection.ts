@@ -11,11 +11,13 @@ import WebSocket from 'ws';
 import type { Logger } from '../core/logger';
 import {
   CONTROL_PROTOCOL,
+  encodeRecordingFrame,
   GatewayMessageSchema,
   HEARTBEAT_GRACE_SECONDS,
   HEARTBEAT_SECONDS,
   ServerMessageSchema,
   type GatewayMessage,
+  type RecordingChunk,
   type ServerMessage,
 } from './protocol';
 
@@ -67,6 +69,11 @@ export interface ConnectionParams {
 export interface Connection {
   /** Sends a message if the socket is open and the message is valid; false otherwise. */
   send(message: GatewayMessage): boolean;
+  /**
+   * Sends a recording chunk: a binary frame to a server that reads them (its welcome said
+   * binary_chunks), else a recording_chunk message. False as for send.
+   */
+  sendChunk(chunk: RecordingChunk): boolean;
   close(code?: number, reason?: string): void;
   readonly ended: Promise<ConnectionEnd>;
 }
@@ -84,6 +91,11 @@ export function openConnection(params: ConnectionParams): Connection {
     maxPayload: MAX_PAYLOAD_BYTES,
     perMessageDeflate: false,
     followRedirects: false,
+    // No masking (an all-zero key, which ws then skips on both ends): masking keeps a browser
+    // page's bytes from reading as a request to a proxy cache on the way (RFC 6455 §10.3);
+    // here nothing but this process writes to the socket, and masking every byte of every
+    // statement log cost the gateway and the server more than their JSON did.
+    generateMask: (mask: Buffer) => void mask.fill(0),
     ...(params.ca !== undefined ? { ca: params.ca } : {}),
   });
 
@@ -94,6 +106,8 @@ export function openConnection(params: ConnectionParams): Connection {
   let lastSeen = Date.now();
   let heartbeat: NodeJS.Timeout | undefined;
   let welcomeTimer: NodeJS.Timeout | undefined;
+  /** The server reads recording chunks as binary frames. */
+  let binaryChunks = false;
 
   const send = (message: GatewayMessage): boolean => {
     if (ws.readyState !== WebSocket.OPEN) return false;
@@ -103,6 +117,23 @@ export function openConnection(params: ConnectionParams): Connection {
       return false;
     }
     ws.send(JSON.stringify(checked.data));
+    return true;
+  };
+
+  const sendChunk = (chunk: RecordingChunk): boolean => {
+    if (!binaryChunks) {
+      const { connection_id, offset, data } = chunk;
+      const base64 = Buffer.from(data.buffer, data.byteOffset, data.length).toString('base64');
+      return send({
+        v: CONTROL_PROTOCOL,
+        type: 'recording_chunk',
+        connection_id,
+        offset,
+        data: base64,
+      });
+    }
+    if (ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(encodeRecordingFrame(chunk, CONTROL_PROTOCOL), { binary: true });
     return true;
   };
 
@@ -129,6 +160,7 @@ export function openConnection(params: ConnectionParams): Connection {
     welcome: (message) => {
       clearTimeout(welcomeTimer);
       welcomed = true;
+      binaryChunks = message.binary_chunks === true;
       startHeartbeat(message.heartbeat_seconds);
       params.onWelcome(message);
     },
@@ -211,6 +243,7 @@ export function openConnection(params: ConnectionParams): Connection {
 
   return {
     send,
+    sendChunk,
     close: (code = 1000, reason = '') => {
       if (ws.readyState === WebSocket.CONNECTING) {
         ws.terminate();

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Logger } from '../core/logger';
-import type { GatewayMessage } from '../control/protocol';
+import type { RecordingChunk } from '../control/protocol';
 import type { LogFilterMatcher } from './log-filter';
 import { createSessionRecorder, type SessionRecorder } from './recorder';
 import { createUploader, type RecordingAck } from './uploader';
@@ -40,7 +40,7 @@ export function recordingSpool(dataDir: string): string {
 
 export function createRecordings(
   dataDir: string,
-  send: (message: GatewayMessage) => boolean,
+  send: (chunk: RecordingChunk) => boolean,
   logger: Logger,
   /** A smaller size limit than the contract's, for tests. */
   maxBytes?: number,

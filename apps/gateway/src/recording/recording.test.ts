@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger';
-import type { GatewayMessage } from '../control/protocol';
+import type { RecordingChunk } from '../control/protocol';
 import {
   createRecordings,
   logFilterMatcher,
@@ -15,19 +15,16 @@ import {
   type Recordings,
 } from './index';
 
-type Chunk = Extract<GatewayMessage, { type: 'recording_chunk' }>;
-
 /** Keeps bytes by offset; answers each chunk with the size held, as the server does. */
 function fakeServer(options: { refuse?: boolean; connected?: () => boolean } = {}) {
   const held = new Map<number, Buffer>();
-  const chunks: Chunk[] = [];
+  const chunks: RecordingChunk[] = [];
   let recordings: Recordings | undefined;
-  const send = (message: GatewayMessage): boolean => {
+  const send = (message: RecordingChunk): boolean => {
     if (options.connected && !options.connected()) return false;
-    if (message.type !== 'recording_chunk') return false;
     chunks.push(message);
     const have = held.get(message.connection_id) ?? Buffer.alloc(0);
-    const data = Buffer.from(message.data, 'base64');
+    const data = Buffer.from(message.data);
     const end = message.offset + data.length;
     if (message.offset <= have.length && end > have.length) {
       held.set(

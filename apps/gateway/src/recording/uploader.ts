@@ -23,7 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../core/logger';
-import { CONTROL_PROTOCOL, RECORDING_CHUNK_BYTES, type GatewayMessage } from '../control/protocol';
+import { RECORDING_CHUNK_BYTES, type RecordingChunk } from '../control/protocol';
 import { recycleSpool, removeLeftBlanks } from './spool-blanks';
 
 const PUMP_MS = 500;
@@ -121,7 +121,7 @@ export interface Uploader {
 
 export function createUploader(
   dir: string,
-  send: (message: GatewayMessage) => boolean,
+  send: (chunk: RecordingChunk) => boolean,
   logger: Logger,
 ): Uploader {
   const uploads = new Map<number, Upload>();
@@ -200,13 +200,7 @@ export function createUploader(
 
   const sendChunk = (id: number, upload: Upload, data: Buffer): void => {
     upload.lastSentAt = Date.now();
-    const sent = send({
-      v: CONTROL_PROTOCOL,
-      type: 'recording_chunk',
-      connection_id: id,
-      offset: upload.acked,
-      data: data.toString('base64'),
-    });
+    const sent = send({ connection_id: id, offset: upload.acked, data });
     if (!sent) upload.sentAt = 0;
   };
 

@@ -21,6 +21,8 @@ export interface PeerConnection {
   ws: WebSocket;
   authorization: string | undefined;
   messages: GatewayMessage[];
+  /** Binary frames, as they came (recording chunks when welcome said binary_chunks). */
+  frames: Buffer[];
   /** Frames that did not match GatewayMessageSchema (there should be none). */
   invalid: unknown[];
   closed: { code: number } | undefined;
@@ -49,6 +51,8 @@ export interface ControlPeerOptions {
   /** Send welcome as soon as hello arrives (default true). */
   autoWelcome?: boolean;
   heartbeatSeconds?: number;
+  /** Welcome says binary_chunks (as the server does); default false, an older server. */
+  binaryChunks?: boolean;
 }
 
 export interface ControlPeer {
@@ -87,6 +91,7 @@ export async function startControlPeer(options: ControlPeerOptions): Promise<Con
         ws,
         authorization: req.headers.authorization,
         messages: [],
+        frames: [],
         invalid: [],
         closed: undefined,
         send: (message) => ws.send(JSON.stringify(ServerMessageSchema.parse(message))),
@@ -98,6 +103,7 @@ export async function startControlPeer(options: ControlPeerOptions): Promise<Con
             cluster_id: 7,
             heartbeat_seconds: heartbeatSeconds,
             latest_version: GATEWAY_VERSION,
+            ...(options.binaryChunks && { binary_chunks: true }),
           }),
         next: async (type, ms = 10_000, where = () => true) => {
           let found: GatewayMessage | undefined;
@@ -121,7 +127,8 @@ export async function startControlPeer(options: ControlPeerOptions): Promise<Con
         ws.close(refuse as number, 'bad key');
         return;
       }
-      ws.on('message', (data) => {
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) return void conn.frames.push(data as Buffer);
         let parsed: ReturnType<typeof GatewayMessageSchema.safeParse>;
         try {
           parsed = GatewayMessageSchema.safeParse(JSON.parse(data.toString()));

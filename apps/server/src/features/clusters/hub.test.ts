@@ -4,10 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CONTROL_PATH, CONTROL_PROTOCOL, type ServerMessage } from '@portcullis/contract';
+import {
+  CONTROL_PATH,
+  CONTROL_PROTOCOL,
+  encodeRecordingFrame,
+  type ServerMessage,
+} from '@portcullis/contract';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
 import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
-import { CLOSE_BAD_KEY, CLOSE_UPDATE_REQUIRED } from './hub';
+import { CLOSE_BAD_HELLO, CLOSE_BAD_KEY, CLOSE_UPDATE_REQUIRED } from './hub';
 
 const ports = {
   ssh_port: 9998,
@@ -95,6 +100,48 @@ describe('gateway control channel', () => {
     g.ws.close();
     await g.closed;
     await until(async () => (await status()).agent_status === 0);
+  });
+
+  it('reads recording chunks as binary frames, says so in welcome, and drops a frame it cannot read', async () => {
+    const g = dial(key);
+    g.ws.on('open', () => g.ws.send(hello()));
+    await until(() => g.messages.some((m) => m.type === 'welcome'));
+    expect(g.messages[0]).toMatchObject({ type: 'welcome', binary_chunks: true });
+    const acks = () => g.messages.filter((m) => m.type === 'recording_ack');
+    // No such session in this cluster: refused, but read and answered.
+    const data = new Uint8Array([0x7b, 0x7d, 0x0a]);
+    g.ws.send(encodeRecordingFrame({ connection_id: 987_654, offset: 0, data }, CONTROL_PROTOCOL));
+    await until(() => acks().length === 1);
+    expect(acks()[0]).toEqual({
+      v: CONTROL_PROTOCOL,
+      type: 'recording_ack',
+      connection_id: 987_654,
+      size: 0,
+      refused: true,
+    });
+    // Another kind of frame: dropped, and the channel goes on (an older gateway's message too).
+    g.ws.send(Buffer.from([9, 9, 9]));
+    g.ws.send(
+      JSON.stringify({
+        v: CONTROL_PROTOCOL,
+        type: 'recording_chunk',
+        connection_id: 987_655,
+        offset: 0,
+        data: 'e30K',
+      }),
+    );
+    await until(() => acks().length === 2);
+    expect(acks()[1]).toMatchObject({ connection_id: 987_655, refused: true });
+    g.ws.close();
+    await g.closed;
+  });
+
+  it('closes a channel whose first word is a binary frame, not hello', async () => {
+    const g = dial(key);
+    g.ws.on('open', () =>
+      g.ws.send(encodeRecordingFrame({ connection_id: 1, offset: 0, data: new Uint8Array(1) }, 2)),
+    );
+    expect(await g.closed).toBe(CLOSE_BAD_HELLO);
   });
 
   it('counts a gateway that stopped heartbeating as gone', async () => {

@@ -9,13 +9,14 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 // The websocket route option and handler signature come from this plugin's types.
 import type {} from '@fastify/websocket';
 import {
   CONTROL_PATH,
   CONTROL_PROTOCOL,
   CONTROL_PROTOCOL_MIN,
+  decodeRecordingFrame,
   GatewayMessageSchema,
   HEARTBEAT_SECONDS,
   type ServerMessage,
@@ -59,6 +60,12 @@ function send(socket: WebSocket, message: ServerMessage): void {
   socket.send(JSON.stringify(message));
 }
 
+/** A binary message's bytes as one Buffer, whatever form ws handed them in. */
+function frameBytes(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
 function bearer(request: FastifyRequest): string | null {
   const header = String(request.headers.authorization ?? '');
   const match = /^Bearer\s+(\S+)$/.exec(header);
@@ -99,14 +106,32 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
     app.get(CONTROL_PATH, { websocket: true }, (socket, request) => {
       let conn: Connection | null = null;
       sockets.add(socket);
-      const queue: string[] = [];
+      /** Messages (text) and recording frames (binary) that came before the key was checked. */
+      const queue: (string | Buffer)[] = [];
       let ready = false;
       const helloTimer = setTimeout(
         () => socket.close(CLOSE_BAD_HELLO, 'no hello'),
         HELLO_TIMEOUT_MS,
       );
 
-      const handle = async (raw: string) => {
+      /** A binary frame: a recording chunk (contract recording-frame.ts), the only kind. */
+      const handleFrame = (frame: Buffer): void => {
+        const chunk = conn ? decodeRecordingFrame(frame) : undefined;
+        if (!conn || !chunk) {
+          request.log.warn({ networkId: conn?.networkId }, 'unreadable gateway frame');
+          if (!conn) socket.close(CLOSE_BAD_HELLO, 'unreadable hello');
+          return;
+        }
+        // Off the ordered chain, as the session messages below.
+        const work = sessions
+          .onRecordingChunk(conn.link, chunk)
+          .catch((error: unknown) => request.log.error({ err: error }, 'recording chunk failed'));
+        chains.add(work);
+        void work.finally(() => chains.delete(work));
+      };
+
+      const handle = async (raw: string | Buffer) => {
+        if (typeof raw !== 'string') return handleFrame(raw);
         let parsed;
         try {
           parsed = GatewayMessageSchema.safeParse(JSON.parse(raw));
@@ -195,6 +220,7 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           cluster_id: c.networkId,
           heartbeat_seconds: HEARTBEAT_SECONDS,
           latest_version: PUBLISHED_GATEWAY_VERSION,
+          binary_chunks: true,
         });
         request.log.info({ networkId: c.networkId, version: hello.version }, 'gateway connected');
         return c;
@@ -202,8 +228,8 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
 
       // Messages are handled strictly in order; attach the listener before any await.
       let chain = Promise.resolve();
-      socket.on('message', (data) => {
-        const raw = data.toString();
+      socket.on('message', (data, isBinary) => {
+        const raw = isBinary ? frameBytes(data) : data.toString();
         if (!ready) return void queue.push(raw);
         chain = chain
           .then(() => handle(raw))

@@ -1,5 +1,6 @@
 /**
- * Recording chunks from a gateway's control channel (contract control.ts `recording_chunk`):
+ * Recording chunks from a gateway's control channel (contract control.ts `recording_chunk`, or
+ * its binary frame, recording-frame.ts):
  * a gateway may add to the recordings of sessions on resources of its own cluster only, live
  * or ended (a restarted gateway uploads what its spool kept). The first stored byte marks the
  * connection row as having a recording.
@@ -8,12 +9,10 @@ import {
   RECORDING_CHUNK_BYTES,
   RECORDING_MAX_BYTES,
   RECORDING_SLACK_BYTES,
-  type GatewayMessage,
+  type RecordingChunk,
 } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { recordingStore } from './store';
-
-type Chunk = Extract<GatewayMessage, { type: 'recording_chunk' }>;
 
 export interface ChunkOutcome {
   size: number;
@@ -23,7 +22,7 @@ export interface ChunkOutcome {
 export async function ingestChunk(
   ctx: AppContext,
   networkId: number,
-  chunk: Chunk,
+  chunk: RecordingChunk,
 ): Promise<ChunkOutcome> {
   const row = await ctx.db
     .selectFrom('tunnel_connection as c')
@@ -33,7 +32,7 @@ export async function ingestChunk(
     .where('r.network_id', '=', networkId)
     .executeTakeFirst();
   if (!row) return { size: 0, refused: true };
-  const data = Buffer.from(chunk.data, 'base64');
+  const data = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.length);
   const tooLarge = chunk.offset + data.length > RECORDING_MAX_BYTES + RECORDING_SLACK_BYTES;
   if (data.length > RECORDING_CHUNK_BYTES || tooLarge) return { size: 0, refused: true };
   const key = { companyId: row.company_id, connectionId: chunk.connection_id };

@@ -11,6 +11,7 @@ import {
   CONTROL_PROTOCOL,
   formatError,
   type GatewayMessage,
+  type RecordingChunk,
   type ResolvedCode,
   type ServerMessage,
   type SessionCredential,
@@ -73,6 +74,8 @@ export function isSessionMessage(message: GatewayMessage): message is SessionMes
 
 export interface SessionControl {
   onMessage(link: GatewayLink, message: SessionMessage): Promise<void>;
+  /** A recording chunk that came as a binary frame (contract recording-frame.ts). */
+  onRecordingChunk(link: GatewayLink, chunk: RecordingChunk): Promise<void>;
   /** The gateway went away: its sessions are over. */
   onGatewayClosed(link: GatewayLink): Promise<void>;
   /** Tells the gateway carrying this session to end it; false when no gateway here has it. */
@@ -257,12 +260,18 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       });
     },
     async recording_chunk(link, m) {
-      const outcome = await ingestChunk(getCtx(), link.networkId, m);
-      if (outcome.refused) {
-        link.log.warn({ connection_id: m.connection_id }, 'recording chunk refused');
-      }
-      link.send({ v, type: 'recording_ack', connection_id: m.connection_id, ...outcome });
+      const data = Buffer.from(m.data, 'base64');
+      await recordingChunk(link, { connection_id: m.connection_id, offset: m.offset, data });
     },
+  };
+
+  /** A chunk as a message or as a binary frame: stored, and acknowledged with the size held. */
+  const recordingChunk = async (link: GatewayLink, chunk: RecordingChunk): Promise<void> => {
+    const outcome = await ingestChunk(getCtx(), link.networkId, chunk);
+    if (outcome.refused) {
+      link.log.warn({ connection_id: chunk.connection_id }, 'recording chunk refused');
+    }
+    link.send({ v, type: 'recording_ack', connection_id: chunk.connection_id, ...outcome });
   };
 
   return {
@@ -272,6 +281,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         message,
       );
     },
+    onRecordingChunk: recordingChunk,
     async onGatewayClosed(link) {
       const ids = [...open].filter(([, l]) => l === link).map(([id]) => id);
       for (const id of ids) open.delete(id);
