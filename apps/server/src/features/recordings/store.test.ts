@@ -35,6 +35,13 @@ describe('the filesystem recording store', () => {
     expect((await store.read(other))!.toString()).toBe('01234567');
   });
 
+  it('completes a recording whose first write was cut short', async () => {
+    const cut = { companyId: 3, connectionId: 14 };
+    fs.writeFileSync(path.join(dir, 'recordings', '3', '14.cast'), 'ab');
+    expect(await store.write(cut, 0, Buffer.from('abcd'))).toBe(4);
+    expect((await store.read(cut))!.toString()).toBe('abcd');
+  });
+
   it('makes the team folder again when it was removed behind its back', async () => {
     const gone = { companyId: 4, connectionId: 13 };
     expect(await store.write(gone, 0, Buffer.from('ab'))).toBe(2);

@@ -62,6 +62,10 @@ export function filesystemRecordingStore(dataDir: string): RecordingStore {
           await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
           folders.add(folder);
         }
+        // A recording's first chunk (often all of it: a short database session's log) makes
+        // the file: open, write, close, with no size to ask. A file already there (a repeat,
+        // or a first write cut short) or a folder gone takes the way below.
+        if (offset === 0 && (await writeNew(file, data))) return data.length;
         const handle = await fs.promises.open(file, 'a+', 0o600).catch(async (err: unknown) => {
           // The folder went (removed by hand, or the data folder was reset): make it again.
           if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
@@ -97,6 +101,21 @@ export function filesystemRecordingStore(dataDir: string): RecordingStore {
       }
     },
   };
+}
+
+/**
+ * Writes a file that must not exist yet; false when it does (or its folder does not). The
+ * callback API, one promise in all: the recording store writes a file per session, and the
+ * promise API's file handles cost several times as much per call.
+ */
+function writeNew(file: string, data: Buffer): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    fs.writeFile(file, data, { flag: 'wx', mode: 0o600 }, (err) => {
+      if (!err) resolve(true);
+      else if (err.code === 'EEXIST' || err.code === 'ENOENT') resolve(false);
+      else reject(err);
+    });
+  });
 }
 
 const stores = new Map<string, RecordingStore>();
