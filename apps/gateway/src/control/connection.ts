@@ -91,10 +91,13 @@ export function openConnection(params: ConnectionParams): Connection {
     maxPayload: MAX_PAYLOAD_BYTES,
     perMessageDeflate: false,
     followRedirects: false,
-    // No masking (an all-zero key, which ws then skips on both ends): masking keeps a browser
-    // page's bytes from reading as a request to a proxy cache on the way (RFC 6455 §10.3);
-    // here nothing but this process writes to the socket, and masking every byte of every
-    // statement log cost the gateway and the server more than their JSON did.
+    // No masking (an all-zero key, which ws then skips on both ends). Masking keeps bytes a
+    // browser page chose from reading as an HTTP request to a proxy on the way (RFC 6455
+    // §10.3). What this socket carries the gateway writes itself: JSON messages, and JSON
+    // lines (statement logs, asciicast) whose every line starts with `{` or `[` and whose
+    // text has its control characters escaped, so no line can read as a request line; and
+    // masking every byte of every statement log cost the gateway and the server more than
+    // their JSON did.
     generateMask: (mask: Buffer) => void mask.fill(0),
     ...(params.ca !== undefined ? { ca: params.ca } : {}),
   });
