@@ -171,7 +171,7 @@ export function createStatementLog(options: StatementLogOptions): StatementLog {
           firstAt = Date.now();
           toDiskTimer = setTimeout(toDisk, FLUSH_MS);
         }
-        if (memoryBytes >= MEMORY_EAGER_BYTES && !spoolFailed) toDisk();
+        if (memoryBytes >= MEMORY_EAGER_BYTES) toDisk();
         return;
       }
       if (spool.failed) return;

@@ -32,7 +32,7 @@ export async function ingestChunk(
     .where('r.network_id', '=', networkId)
     .executeTakeFirst();
   if (!row) return { size: 0, refused: true };
-  const data = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.length);
+  const { data } = chunk;
   const tooLarge = chunk.offset + data.length > RECORDING_MAX_BYTES + RECORDING_SLACK_BYTES;
   if (data.length > RECORDING_CHUNK_BYTES || tooLarge) return { size: 0, refused: true };
   const key = { companyId: row.company_id, connectionId: chunk.connection_id };

@@ -18,7 +18,7 @@ export interface RecordingKey {
 
 export interface RecordingStore {
   /** Stores `data`, which starts at byte `offset`; resolves with the size now held. */
-  write(key: RecordingKey, offset: number, data: Buffer): Promise<number>;
+  write(key: RecordingKey, offset: number, data: Uint8Array): Promise<number>;
   /** The whole recording, or null when there is none. */
   read(key: RecordingKey): Promise<Buffer | null>;
   /**
@@ -108,7 +108,7 @@ export function filesystemRecordingStore(dataDir: string): RecordingStore {
  * callback API, one promise in all: the recording store writes a file per session, and the
  * promise API's file handles cost several times as much per call.
  */
-function writeNew(file: string, data: Buffer): Promise<boolean> {
+function writeNew(file: string, data: Uint8Array): Promise<boolean> {
   return new Promise((resolve, reject) => {
     fs.writeFile(file, data, { flag: 'wx', mode: 0o600 }, (err) => {
       if (!err) resolve(true);
