@@ -171,6 +171,13 @@ export interface TunnelConnectionTable {
   parent_id: number | null;
 }
 
+/** A recording of one chunk so far, kept in the database (migration 016). */
+export interface RecordingInlineTable {
+  connection_id: number;
+  company_id: number;
+  data: Buffer;
+}
+
 export interface TeamGroupTable {
   id: Generated<number>;
   company_id: number;
@@ -389,6 +396,7 @@ export interface Database {
   file: FileTable;
   account_pubkey: AccountPubkeyTable;
   tunnel_connection: TunnelConnectionTable;
+  recording_inline: RecordingInlineTable;
   team_group: TeamGroupTable;
   group_member: GroupMemberTable;
   event_log: EventLogTable;

@@ -18,6 +18,7 @@ import * as actionLog from './012-action-log';
 import * as fileLog from './013-file-log';
 import * as actionLogIndexes from './014-action-log-indexes';
 import * as actionLogSearchText from './015-action-log-search-text';
+import * as recordingInline from './016-recording-inline';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '013-file-log': fileLog,
   '014-action-log-indexes': actionLogIndexes,
   '015-action-log-search-text': actionLogSearchText,
+  '016-recording-inline': recordingInline,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

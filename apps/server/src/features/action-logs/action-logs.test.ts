@@ -21,7 +21,7 @@ import {
   defaultWorkgroupOf,
   projectResourceId,
 } from '../workgroups/test-fixtures';
-import { recordingStore } from '../recordings/store';
+import { recordingStore } from '../recordings/tiered-store';
 
 const CODE = 'ABCDEFGH12345678';
 const T0 = 1_700_000_000;
@@ -140,10 +140,11 @@ describe('GET /search_tunnel', () => {
       .execute();
     const cast =
       '{"version":2,"width":80,"height":24}\n[0.1,"i","ls\\r"]\n[0.2,"o","hello action log\\r\\n"]\n';
-    await recordingStore(t.ctx.config.dataDir).write(
+    await recordingStore(t.ctx).write(
       { companyId: 1, connectionId: recorded },
       0,
       Buffer.from(cast),
+      { recorded: true },
     );
   });
   afterAll(() => t.close());

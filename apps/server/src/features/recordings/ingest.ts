@@ -2,8 +2,8 @@
  * Recording chunks from a gateway's control channel (contract control.ts `recording_chunk`, or
  * its binary frame, recording-frame.ts):
  * a gateway may add to the recordings of sessions on resources of its own cluster only, live
- * or ended (a restarted gateway uploads what its spool kept). The first stored byte marks the
- * connection row as having a recording.
+ * or ended (a restarted gateway uploads what its spool kept). The store marks the connection
+ * row as having a recording with its first stored bytes.
  */
 import {
   RECORDING_CHUNK_BYTES,
@@ -12,7 +12,7 @@ import {
   type RecordingChunk,
 } from '@portcullis/contract';
 import type { AppContext } from '../../context';
-import { recordingStore } from './store';
+import { recordingStore } from './tiered-store';
 
 export interface ChunkOutcome {
   size: number;
@@ -36,13 +36,8 @@ export async function ingestChunk(
   const tooLarge = chunk.offset + data.length > RECORDING_MAX_BYTES + RECORDING_SLACK_BYTES;
   if (data.length > RECORDING_CHUNK_BYTES || tooLarge) return { size: 0, refused: true };
   const key = { companyId: row.company_id, connectionId: chunk.connection_id };
-  const size = await recordingStore(ctx.config.dataDir).write(key, chunk.offset, data);
-  if (size > 0 && row.recording === 0) {
-    await ctx.db
-      .updateTable('tunnel_connection')
-      .set({ recording: 1 })
-      .where('id', '=', chunk.connection_id)
-      .execute();
-  }
+  const size = await recordingStore(ctx).write(key, chunk.offset, data, {
+    recorded: row.recording !== 0,
+  });
   return { size, refused: false };
 }

@@ -12,7 +12,8 @@ import { requireAuth } from '../../plugins/app/auth';
 import { registerRoute } from '../../plugins/app/route';
 import { isDatabaseWay } from '../sessions/alarms';
 import { castForReader, wholeLines } from './cast-filter';
-import { recordingStore, type RecordingKey } from './store';
+import type { RecordingKey } from './store';
+import { recordingStore } from './tiered-store';
 
 /** The caller's role and the recording of a connection they may see (or the refusal). */
 async function reachable(
@@ -39,7 +40,7 @@ async function reachable(
 }
 
 export function registerRecordingRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const store = () => recordingStore(ctx.config.dataDir);
+  const store = () => recordingStore(ctx);
 
   registerRoute(app, recordingRoutes.downloadTunnelLog, async ({ query, request, reply }) => {
     const { role, key, recorded, way } = await reachable(ctx, request, query.connection_id);

@@ -32,9 +32,26 @@ export interface RecordingStore {
 
 export type RecordingState = 'available' | 'archived' | 'restoring' | 'missing';
 
+/**
+ * Runs work for one key after the work before it for that key has settled (whether it
+ * succeeded or not); work for other keys runs alongside.
+ */
+export function keyedLock(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
+  const locks = new Map<string, Promise<unknown>>();
+  return (key, work) => {
+    const previous = locks.get(key) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    locks.set(key, settled);
+    void settled.then(() => {
+      if (locks.get(key) === settled) locks.delete(key);
+    });
+    return next;
+  };
+}
+
 export function filesystemRecordingStore(dataDir: string): RecordingStore {
   const root = path.join(dataDir, 'recordings');
-  const locks = new Map<string, Promise<unknown>>();
   /** Company folders known to exist: a live recording's every chunk need not ask again. */
   const folders = new Set<string>();
   // Both parts are integers (the caller's types and the database say so): never a path a
@@ -42,16 +59,7 @@ export function filesystemRecordingStore(dataDir: string): RecordingStore {
   const fileOf = (key: RecordingKey): string =>
     path.join(root, String(Math.trunc(key.companyId)), `${Math.trunc(key.connectionId)}.cast`);
 
-  const serialised = <T>(file: string, work: () => Promise<T>): Promise<T> => {
-    const previous = locks.get(file) ?? Promise.resolve();
-    const next = previous.then(work, work);
-    const settled = next.catch(() => undefined);
-    locks.set(file, settled);
-    void settled.then(() => {
-      if (locks.get(file) === settled) locks.delete(file);
-    });
-    return next;
-  };
+  const serialised = keyedLock();
 
   return {
     write(key, offset, data) {
@@ -116,13 +124,4 @@ function writeNew(file: string, data: Uint8Array): Promise<boolean> {
       else reject(err);
     });
   });
-}
-
-const stores = new Map<string, RecordingStore>();
-
-/** The one store of a data folder (one per folder, so its write lock covers every caller). */
-export function recordingStore(dataDir: string): RecordingStore {
-  let store = stores.get(dataDir);
-  if (!store) stores.set(dataDir, (store = filesystemRecordingStore(dataDir)));
-  return store;
 }

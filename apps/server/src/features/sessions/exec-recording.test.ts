@@ -13,6 +13,7 @@ import { startGateway, type Gateway } from '../../../../gateway/src/control/clie
 import { STREAM_RECORD_BYTES } from '../../../../gateway/src/recording';
 import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { recordingStore } from '../recordings/tiered-store';
 import {
   addMembersTo,
   addResourcesTo,
@@ -56,10 +57,11 @@ describe('recording of an exec without a pty', () => {
   const stored = async (): Promise<string> => {
     expect(await gateway.recordings!.idle(15_000)).toBe(true);
     const row = await lastConnection();
-    return fs.readFileSync(
-      path.join(t.dataDir, 'recordings', String(row.company_id), `${row.id}.cast`),
-      'utf8',
-    );
+    const held = await recordingStore(t.ctx).read({
+      companyId: row.company_id,
+      connectionId: row.id,
+    });
+    return held!.toString('utf8');
   };
 
   const parse = (text: string) => {

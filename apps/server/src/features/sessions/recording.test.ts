@@ -10,11 +10,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CastEventSchema, CastHeaderSchema } from '@portcullis/contract';
 import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
 import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { recordingStore } from '../recordings/tiered-store';
 import { createOtherTeam, otherTeamAdmin } from '../team/test-fixtures';
 import {
   addMembersTo,
@@ -70,6 +72,14 @@ describe('terminal recordings through the SSH proxy', () => {
   let labId: number;
   const children: ChildProcess[] = [];
 
+  /** What the server holds of a session's recording (a file, or a row when it is small). */
+  const storedRecording = async (row: { company_id: number; id: number }) => {
+    const held = await recordingStore(t.ctx).read({
+      companyId: row.company_id,
+      connectionId: row.id,
+    });
+    return held?.toString('utf8') ?? null;
+  };
   const lastConnection = () =>
     t.ctx.db
       .selectFrom('tunnel_connection')
@@ -155,10 +165,7 @@ describe('terminal recordings through the SSH proxy', () => {
 
     const row = await lastConnection();
     expect(row.recording).toBe(1);
-    const stored = fs.readFileSync(
-      path.join(t.dataDir, 'recordings', String(row.company_id), `${row.id}.cast`),
-      'utf8',
-    );
+    const stored = await storedRecording(row);
 
     const full = await download(admin, row.id);
     expect(full.statusCode, full.body).toBe(200);
@@ -251,15 +258,18 @@ describe('terminal recordings through the SSH proxy', () => {
       return child;
     };
     // The server's storage refuses every write while the first gateway runs (a file stands
-    // where the team's folder goes), so nothing of this session reaches it before the kill:
-    // what the server ends up with can only come from the restarted gateway's spool.
+    // where the team's folder goes, and the table of small recordings is renamed away), so
+    // nothing of this session reaches it before the kill: what the server ends up with can
+    // only come from the restarted gateway's spool.
     const teamFolder = path.join(
       t.dataDir,
       'recordings',
       String((await lastConnection()).company_id),
     );
+    fs.mkdirSync(teamFolder, { recursive: true });
     fs.renameSync(teamFolder, `${teamFolder}.aside`);
     fs.writeFileSync(teamFolder, 'blocked');
+    await sql`ALTER TABLE recording_inline RENAME TO recording_inline_aside`.execute(t.ctx.db);
     // A log filter: the gateway holds a half-typed line that may start its condition.
     await admin.post('/api/log_filter', { network_id: labId, condition: 'secret-token' });
     const first = startChild();
@@ -311,16 +321,16 @@ describe('terminal recordings through the SSH proxy', () => {
     // The held part is not in the spool but beside it, and joins the recording at restart.
     expect(spooled).not.toContain('secret-to');
     expect(fs.readFileSync(`${spool}.held`, 'utf8')).toContain('secret-to');
-    const stored = path.join(teamFolder, `${row.id}.cast`);
     fs.rmSync(teamFolder);
     fs.renameSync(`${teamFolder}.aside`, teamFolder);
-    expect(fs.existsSync(stored)).toBe(false);
+    await sql`ALTER TABLE recording_inline_aside RENAME TO recording_inline`.execute(t.ctx.db);
+    expect(await storedRecording(row)).toBeNull();
 
     // The restarted gateway uploads the rest and then drops its spool.
     const second = startChild();
     await waitFor(() => (fs.existsSync(spool) ? undefined : true), 20_000);
     const cast = parseCast((await download(admin, row.id)).body);
-    expect(fs.readFileSync(stored, 'utf8').startsWith(spooled)).toBe(true);
+    expect((await storedRecording(row))!.startsWith(spooled)).toBe(true);
     expect(cast.output).toContain('before-42-kill');
     expect(cast.output).toContain('echo half-typed secret-to');
     expect(cast.input).toContain('echo half-typed secret-to');

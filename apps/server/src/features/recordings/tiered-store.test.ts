@@ -1,0 +1,120 @@
+// The server's recording store: a one-chunk recording is a row, a second chunk moves it to a
+// file; the connection's recording flag is set with the first bytes; reads find either.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { INLINE_MAX_BYTES, recordingStore } from './tiered-store';
+import type { RecordingKey } from './store';
+
+describe('the server recording store', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** A fresh connection row of the first team, with no recording yet. */
+  const connection = async (): Promise<RecordingKey> => {
+    const row = await t.ctx.db
+      .insertInto('tunnel_connection')
+      .values({ company_id: 1, account_id: 1, created_at: 1, ended_at: 2, way: 'postgresql' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { companyId: 1, connectionId: row.id };
+  };
+  const fileOf = (key: RecordingKey) =>
+    path.join(t.dataDir, 'recordings', String(key.companyId), `${key.connectionId}.cast`);
+  const flag = async (key: RecordingKey) =>
+    (
+      await t.ctx.db
+        .selectFrom('tunnel_connection')
+        .select('recording')
+        .where('id', '=', key.connectionId)
+        .executeTakeFirstOrThrow()
+    ).recording;
+  const rows = async (key: RecordingKey) =>
+    (
+      await t.ctx.db
+        .selectFrom('recording_inline')
+        .select('connection_id')
+        .where('connection_id', '=', key.connectionId)
+        .execute()
+    ).length;
+
+  it('keeps a recording of one chunk as a row, and marks the connection with it', async () => {
+    const store = recordingStore(t.ctx);
+    const key = await connection();
+    expect(await store.state(key)).toBe('missing');
+    expect(await store.read(key)).toBeNull();
+    expect(await store.write(key, 0, Buffer.from('{"a":1}\n'), { recorded: false })).toBe(8);
+    expect(await flag(key)).toBe(1);
+    expect(fs.existsSync(fileOf(key))).toBe(false);
+    expect(await store.state(key)).toBe('available');
+    expect((await store.read(key))!.toString()).toBe('{"a":1}\n');
+    // A repeat (a gateway that did not see the ack) changes nothing.
+    expect(await store.write(key, 0, Buffer.from('{"a":1}\n'), { recorded: true })).toBe(8);
+    expect(await rows(key)).toBe(1);
+  });
+
+  it('moves a recording to a file when a second chunk comes, keeping every byte once', async () => {
+    const store = recordingStore(t.ctx);
+    const key = await connection();
+    expect(await store.write(key, 0, Buffer.from('abc'), { recorded: false })).toBe(3);
+    expect(await store.write(key, 9, Buffer.from('zz'), { recorded: true })).toBe(3); // a gap
+    expect(await store.write(key, 2, Buffer.from('cdef'), { recorded: true })).toBe(6); // overlap
+    expect(await rows(key)).toBe(0);
+    expect(fs.readFileSync(fileOf(key), 'utf8')).toBe('abcdef');
+    expect(await store.write(key, 6, Buffer.from('g'), { recorded: true })).toBe(7);
+    expect((await store.read(key))!.toString()).toBe('abcdefg');
+    expect(await flag(key)).toBe(1);
+  });
+
+  it('writes a first chunk too large for a row straight to a file', async () => {
+    const store = recordingStore(t.ctx);
+    const key = await connection();
+    const big = Buffer.alloc(INLINE_MAX_BYTES + 1, 'x');
+    expect(await store.write(key, 0, big, { recorded: false })).toBe(big.length);
+    expect(await rows(key)).toBe(0);
+    expect(fs.statSync(fileOf(key)).size).toBe(big.length);
+    expect(await flag(key)).toBe(1);
+  });
+
+  it('serialises concurrent writes to one recording', async () => {
+    const store = recordingStore(t.ctx);
+    const key = await connection();
+    const sizes = await Promise.all([
+      store.write(key, 0, Buffer.from('0123'), { recorded: false }),
+      store.write(key, 0, Buffer.from('0123'), { recorded: false }),
+      store.write(key, 4, Buffer.from('4567'), { recorded: true }),
+    ]);
+    expect(sizes).toEqual([4, 4, 8]);
+    expect((await store.read(key))!.toString()).toBe('01234567');
+    expect(await rows(key)).toBe(0);
+  });
+
+  it('answers a repeated first chunk from the row, making no file', async () => {
+    const store = recordingStore(t.ctx);
+    const key = await connection();
+    const twice = await Promise.all([
+      store.write(key, 0, Buffer.from('xyz'), { recorded: false }),
+      store.write(key, 0, Buffer.from('xyz'), { recorded: false }),
+    ]);
+    expect(twice).toEqual([3, 3]);
+    expect(fs.existsSync(fileOf(key))).toBe(false);
+    expect(await rows(key)).toBe(1);
+  });
+
+  it('reads the file when a move was cut between the file and the row', async () => {
+    const store = recordingStore(t.ctx);
+    const key = await connection();
+    expect(await store.write(key, 0, Buffer.from('abc'), { recorded: false })).toBe(3);
+    // As if the server died after writing the file and before deleting the row.
+    fs.writeFileSync(fileOf(key), 'abcdef');
+    expect((await store.read(key))!.toString()).toBe('abcdef');
+    // The next chunk finds the file holding more than the row, and adds only what is new.
+    expect(await store.write(key, 3, Buffer.from('defgh'), { recorded: true })).toBe(8);
+    expect(fs.readFileSync(fileOf(key), 'utf8')).toBe('abcdefgh');
+    expect(await rows(key)).toBe(0);
+  });
+});
