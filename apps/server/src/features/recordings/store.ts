@@ -1,7 +1,8 @@
 /**
  * Where recordings are kept. The filesystem store (the default) writes
  * `<dataDir>/recordings/<company_id>/<connection_id>.cast`; an S3 store can take its place
- * behind the same interface (STORAGE_URL, later).
+ * behind the same interface (STORAGE_URL, later). The server keeps a recording of one small
+ * chunk in its database first and uses this store once it grows (tiered-store.ts).
  *
  * Chunks arrive from gateways by offset and may repeat or overlap after a reconnect or a
  * gateway restart: a write keeps only the bytes beyond what is held, and refuses a gap (the
