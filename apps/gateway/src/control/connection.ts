@@ -7,8 +7,10 @@
  * Incoming frames that are not JSON or do not match ServerMessageSchema are dropped and
  * logged by their schema issue paths only (their content may carry a credential).
  */
+import type { Duplex } from 'node:stream';
 import WebSocket from 'ws';
 import type { Logger } from '../core/logger';
+import { corkForTick } from './tick-cork';
 import {
   CONTROL_PROTOCOL,
   encodeRecordingFrame,
@@ -111,6 +113,8 @@ export function openConnection(params: ConnectionParams): Connection {
   let welcomeTimer: NodeJS.Timeout | undefined;
   /** The server reads recording chunks as binary frames. */
   let binaryChunks = false;
+  /** The TCP (or TLS) socket under the WebSocket, once upgraded. */
+  let rawSocket: Duplex | undefined;
 
   const send = (message: GatewayMessage): boolean => {
     if (ws.readyState !== WebSocket.OPEN) return false;
@@ -119,6 +123,7 @@ export function openConnection(params: ConnectionParams): Connection {
       logger.error({ type: message.type }, 'refusing to send a message the contract rejects');
       return false;
     }
+    if (rawSocket) corkForTick(rawSocket);
     ws.send(JSON.stringify(checked.data));
     return true;
   };
@@ -136,6 +141,7 @@ export function openConnection(params: ConnectionParams): Connection {
       });
     }
     if (ws.readyState !== WebSocket.OPEN) return false;
+    if (rawSocket) corkForTick(rawSocket);
     ws.send(encodeRecordingFrame(chunk, CONTROL_PROTOCOL), { binary: true });
     return true;
   };
@@ -213,6 +219,9 @@ export function openConnection(params: ConnectionParams): Connection {
       logger.warn('no welcome from the server in time; reconnecting');
       ws.terminate();
     }, params.welcomeTimeoutMs);
+  });
+  ws.on('upgrade', (res) => {
+    rawSocket = res.socket;
   });
   ws.on('message', onMessage);
   ws.on('pong', () => {

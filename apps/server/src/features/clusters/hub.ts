@@ -8,6 +8,7 @@
  * tasks for a gateway connected elsewhere travel over Redis (a later step).
  */
 import crypto from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 // The websocket route option and handler signature come from this plugin's types.
@@ -26,6 +27,7 @@ import {
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { sha256Hex } from '../../lib/crypto';
+import { corkForTick } from '../../lib/tick-cork';
 import { nowSeconds } from '../../lib/time';
 import { createSessionControl, isSessionMessage, type GatewayLink } from '../sessions/control';
 import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
@@ -56,7 +58,8 @@ export interface GatewayHub {
   close(): Promise<void>;
 }
 
-function send(socket: WebSocket, message: ServerMessage): void {
+function send(socket: WebSocket, message: ServerMessage, raw?: Duplex): void {
+  if (raw) corkForTick(raw);
   socket.send(JSON.stringify(message));
 }
 
@@ -206,7 +209,7 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           link: {
             networkId: networkId!,
             send: (message) => {
-              if (socket.readyState === socket.OPEN) send(socket, message);
+              if (socket.readyState === socket.OPEN) send(socket, message, request.raw.socket);
             },
             log: request.log,
           },
