@@ -93,6 +93,19 @@ describe('the server recording store', () => {
     expect(await rows(key)).toBe(0);
   });
 
+  it('takes a second chunk whose caller saw no recording yet (read before the first was stored)', async () => {
+    const store = recordingStore(t.ctx);
+    const key = await connection();
+    const sizes = await Promise.all([
+      store.write(key, 0, Buffer.from('abc'), { recorded: false }),
+      store.write(key, 3, Buffer.from('def'), { recorded: false }),
+    ]);
+    expect(sizes).toEqual([3, 6]);
+    expect(fs.readFileSync(fileOf(key), 'utf8')).toBe('abcdef');
+    expect(await rows(key)).toBe(0);
+    expect(await flag(key)).toBe(1);
+  });
+
   it('answers a repeated first chunk from the row, making no file', async () => {
     const store = recordingStore(t.ctx);
     const key = await connection();

@@ -85,13 +85,12 @@ export function tieredRecordingStore(
     write(key, offset, data, { recorded }) {
       return serialised(String(key.connectionId), async () => {
         const first = !recorded && offset === 0 && data.length > 0;
-        let inline: Buffer | null = null;
-        if (first && data.length <= INLINE_MAX_BYTES) {
-          if (await insertInline(key, data)) return data.length;
-          inline = await inlineOf(key); // a repeat of a first chunk just stored
-        } else if (recorded) {
-          inline = await inlineOf(key);
+        if (first && data.length <= INLINE_MAX_BYTES && (await insertInline(key, data))) {
+          return data.length;
         }
+        // Asked whatever `recorded` said: the caller read it before this write's turn came, and
+        // a chunk stored in between may have made the row.
+        const inline = await inlineOf(key);
         if (inline) {
           const held = inline.length;
           const end = offset + data.length;
