@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Gateway } from '../apps/gateway/src/control/client';
-import { recordingStore } from '../apps/server/src/features/recordings/store';
+import { recordingStore } from '../apps/server/src/features/recordings/tiered-store';
 import { openSshClient, run } from '../apps/server/src/features/sessions/openssh.test-helpers';
 import { nowSeconds } from '../apps/server/src/lib/time';
 import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
@@ -42,7 +42,6 @@ beforeAll(async () => {
       ended_at: now,
       way: 'ssh',
       client_ip: '127.0.0.1',
-      recording: 1,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -53,11 +52,11 @@ beforeAll(async () => {
     JSON.stringify([0.4, 'o', 'played back from the action log\r\n$ ']),
     '',
   ].join('\n');
-  await recordingStore(e2e.ctx.config.dataDir).write(
-    { companyId: 1, connectionId },
-    0,
-    Buffer.from(cast),
-  );
+  // One small chunk: the server keeps it as a row of its database (and marks the row as
+  // recorded), which the playback below reads.
+  await recordingStore(e2e.ctx).write({ companyId: 1, connectionId }, 0, Buffer.from(cast), {
+    recorded: false,
+  });
   ({ context, page } = await e2e.newPage());
   await login(e2e, context, page, { username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
 });
