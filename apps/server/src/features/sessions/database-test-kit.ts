@@ -162,15 +162,26 @@ export function sessionsOf(t: TestApp, accountId: number, way: string) {
     .execute();
 }
 
-/** The event log's alarms (log_type 'alarm'): those of one way, of one event, or both. */
-export function alarmsOf(
+/**
+ * The event log's alarms (log_type 'alarm'): those of one way, of one event, or both; once
+ * there are `atLeast` of them (a gateway reports alarms without waiting, so the last may still
+ * be on their way when the client is done).
+ */
+export async function alarmsOf(
   t: TestApp,
   where: { way?: string; event?: string },
+  atLeast = 0,
 ): Promise<Selectable<EventLogTable>[]> {
   let query = t.ctx.db.selectFrom('event_log').selectAll().where('log_type', '=', 'alarm');
   if (where.way !== undefined) query = query.where('way', '=', where.way);
   if (where.event !== undefined) query = query.where('event', '=', where.event);
-  return query.execute();
+  let rows: Selectable<EventLogTable>[] = [];
+  await until(async () => {
+    rows = await query.execute();
+    if (rows.length < atLeast) await new Promise((r) => setTimeout(r, 50));
+    return rows.length >= atLeast;
+  });
+  return rows;
 }
 
 /**

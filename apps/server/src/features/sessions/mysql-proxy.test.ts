@@ -213,7 +213,7 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
     expect(rows).toEqual([{ n: 2 }]);
     await client.end();
     await setRules({});
-    const alarms = await alarmsOf(t, { way: 'mysql' });
+    const alarms = await alarmsOf(t, { way: 'mysql' }, 5);
     expect(alarms.length).toBeGreaterThanOrEqual(5);
     expect(alarms[0]).toMatchObject({ event: 'intercept', account: 'erin@demo.local' });
   });

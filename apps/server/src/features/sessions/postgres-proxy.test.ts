@@ -260,7 +260,7 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     expect((await client.query('SELECT count(*)::int AS n FROM orders')).rows).toEqual([{ n: 2 }]);
     await client.end();
     await setRules({});
-    const alarms = await alarmsOf(t, { way: 'postgresql' });
+    const alarms = await alarmsOf(t, { way: 'postgresql' }, 4);
     expect(alarms.length).toBeGreaterThanOrEqual(4);
     expect(alarms[0]).toMatchObject({ event: 'intercept', account: 'erin@demo.local' });
   });
