@@ -16,7 +16,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { nowSeconds } from '../../lib/time';
 import { verifyPassword } from '../auth/passwords';
-import { loginsOf } from '../resources/service';
+import { loginsOf, type LoginRow, type ResourceRow } from '../resources/service';
 import { reachableResource } from '../workgroups/access';
 import { accountReachesProject } from '../workgroups/revoke';
 import { grantedUsernames, resourceUsernames } from '../workgroups/view';
@@ -32,10 +32,24 @@ export interface ResolveCodeRequest {
   password?: string | undefined;
 }
 
+/** The answer, and the rows it was made of (for the session that follows, on this server). */
+export interface ResolvedWithRows {
+  resolved: ResolvedCode;
+  resource: ResourceRow;
+  logins: LoginRow[];
+}
+
 export async function resolveCode(
   ctx: AppContext,
   request: ResolveCodeRequest,
 ): Promise<ResolvedCode> {
+  return (await resolveCodeWithRows(ctx, request)).resolved;
+}
+
+export async function resolveCodeWithRows(
+  ctx: AppContext,
+  request: ResolveCodeRequest,
+): Promise<ResolvedWithRows> {
   if (!CODE_PATTERN.test(request.code)) throw new AppError('TunnelNotFound');
   const tunnel = await ctx.db
     .selectFrom('tunnel')
@@ -43,31 +57,42 @@ export async function resolveCode(
     .where('code_hash', '=', codeHash(request.code))
     .executeTakeFirst();
   if (!tunnel || tunnel.status !== 'enable') throw new AppError('TunnelNotFound');
-  const link = await ctx.db
+  // The workgroup's link to the resource, the resource and its cluster's safe mode, in one
+  // query: a code is checked for every session, and each query is a round of work.
+  const row = await ctx.db
     .selectFrom('project_resource')
     .innerJoin('project', 'project.id', 'project_resource.project_id')
     .innerJoin('resource', 'resource.id', 'project_resource.resource_id')
+    .innerJoin('network', 'network.id', 'resource.network_id')
+    .selectAll('resource')
     .select([
-      'project_resource.id',
-      'project_resource.project_id',
-      'project_resource.login_usernames',
-      'project_resource.created_at',
-      'project_resource.resource_id',
+      'project_resource.id as link_id',
+      'project_resource.project_id as link_project_id',
+      'project_resource.login_usernames as link_login_usernames',
+      'project_resource.created_at as link_created_at',
+      'network.safe_mode as network_safe_mode',
     ])
     .where('project_resource.id', '=', tunnel.project_resource_id)
     .where('project.company_id', '=', tunnel.company_id)
     // A resource of a cluster whose share ended is out of reach.
     .where(reachableResource(tunnel.company_id))
     .executeTakeFirst();
-  const resource = link
-    ? await ctx.db
-        .selectFrom('resource')
-        .selectAll()
-        .where('id', '=', link.resource_id)
-        .executeTakeFirst()
-    : undefined;
-  if (!link || !resource || resource.network_id !== request.networkId)
-    throw new AppError('TunnelNotFound');
+  if (!row || row.network_id !== request.networkId) throw new AppError('TunnelNotFound');
+  const {
+    link_id,
+    link_project_id,
+    link_login_usernames,
+    link_created_at,
+    network_safe_mode,
+    ...resource
+  } = row;
+  const link = {
+    id: link_id,
+    project_id: link_project_id,
+    login_usernames: link_login_usernames,
+    created_at: link_created_at,
+    resource_id: resource.id,
+  };
   if (tunnel.expire_time <= nowSeconds()) throw new AppError('TunnelExpire');
   const account = await ctx.db
     .selectFrom('account')
@@ -109,12 +134,7 @@ export async function resolveCode(
         : granted;
   }
 
-  const network = await ctx.db
-    .selectFrom('network')
-    .select(['safe_mode'])
-    .where('id', '=', resource.network_id)
-    .executeTakeFirstOrThrow();
-  return {
+  const resolved: ResolvedCode = {
     tunnel_id: tunnel.id,
     type: tunnel.type === 'tmp_share' ? 'tmp_share' : 'normal',
     company_id: tunnel.company_id,
@@ -132,7 +152,8 @@ export async function resolveCode(
     },
     login_users: loginUsers,
     // Safe mode applies to Linux sessions while the cluster runs it and the code keeps it.
-    safe_mode: resource.os === 'linux' && network.safe_mode === 1 && tunnel.safe_mode === 1 ? 1 : 0,
+    safe_mode: resource.os === 'linux' && network_safe_mode === 1 && tunnel.safe_mode === 1 ? 1 : 0,
     expire_time: tunnel.expire_time,
   };
+  return { resolved, resource, logins };
 }

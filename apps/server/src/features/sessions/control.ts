@@ -19,7 +19,8 @@ import {
 } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
-import { resolveCode } from '../codes/resolve';
+import { resolveCodeWithRows } from '../codes/resolve';
+import type { LoginRow } from '../resources/service';
 import { ingestChunk } from '../recordings/ingest';
 import { redeemWebTerminalToken } from '../web-terminal/service';
 import { isDatabaseWay, recordAlarm, sessionPolicy } from './alarms';
@@ -101,9 +102,10 @@ async function credentialFor(
   resolved: ResolvedCode,
   kind: ResolvedCode['resource']['os'],
   username: string,
+  known?: LoginRow[],
 ): Promise<SessionCredential> {
   if (resolved.resource.os !== kind) throw new AppError('WrongResourceKind');
-  return sessionCredential(ctx, resolved, username);
+  return sessionCredential(ctx, resolved, username, known);
 }
 
 export function createSessionControl(getCtx: () => AppContext): SessionControl {
@@ -121,7 +123,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
     async resolve_code(link, m) {
       const ctx = getCtx();
       try {
-        const resolved = await resolveCode(ctx, {
+        const { resolved, resource, logins } = await resolveCodeWithRows(ctx, {
           networkId: link.networkId,
           code: m.code,
           clientIp: m.client_ip,
@@ -133,9 +135,9 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         if (m.credential_kind !== undefined) {
           // A database proxy: the resource's one connect account (login_users is empty).
           username = resolved.login_users[0] ?? '';
-          credential = await credentialFor(ctx, resolved, m.credential_kind, username);
+          credential = await credentialFor(ctx, resolved, m.credential_kind, username, logins);
         }
-        const grant = grants.issue(link, resolved, username);
+        const grant = grants.issue(link, resolved, username, resource);
         link.log.info(
           { tunnel_id: resolved.tunnel_id, account_id: resolved.account.id, ip: m.client_ip },
           'code resolved for a gateway',
@@ -208,7 +210,9 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       }
       const policy = kind === 'linux' ? await sessionPolicy(ctx, grant.resolved) : undefined;
       const sqlPolicy =
-        kind === 'linux' ? undefined : await sessionSqlPolicy(ctx, grant.resolved.resource.id);
+        kind === 'linux'
+          ? undefined
+          : await sessionSqlPolicy(ctx, grant.resolved.resource.id, grant.resource);
       const logFilters = await sessionLogFilters(ctx, grant.resolved.resource.network_id);
       if (logFilters.truncated) {
         link.log.warn(

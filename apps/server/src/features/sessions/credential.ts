@@ -11,6 +11,7 @@ import type { ResolvedCode, SessionCredential } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { resourcePrivateKey } from '../autologin/service';
+import type { LoginRow } from '../resources/service';
 
 const SSH_DEFAULT_PORT = 22;
 const DATABASE_DEFAULT_PORT: Record<string, number> = { mysql: 3306, postgresql: 5432 };
@@ -29,6 +30,8 @@ export async function sessionCredential(
   ctx: AppContext,
   resolved: ResolvedCode,
   username: string,
+  /** The resource's login users when the caller has just read them (the code check has). */
+  known?: LoginRow[],
 ): Promise<SessionCredential> {
   const os = resolved.resource.os;
   if (os !== 'linux' && !(os in DATABASE_DEFAULT_PORT)) throw new AppError('MustBeLinuxServer');
@@ -36,12 +39,11 @@ export async function sessionCredential(
   // empty for it): the gateway's user name is not asked.
   const database = os !== 'linux';
   if (!database && !resolved.login_users.includes(username)) throw new AppError('TunnelNotFound');
-  let query = ctx.db
-    .selectFrom('resource_login')
-    .selectAll()
-    .where('resource_id', '=', resolved.resource.id);
-  query = database ? query.orderBy('position') : query.where('username', '=', username);
-  const login = await query.executeTakeFirst();
+  const login = known
+    ? database
+      ? [...known].sort((a, b) => a.position - b.position)[0]
+      : known.find((l) => l.username === username)
+    : await loginRow(ctx, resolved.resource.id, database ? null : username);
   if (!login) throw new AppError('TunnelNotFound');
   const target = {
     host: resolved.resource.ip_address,
@@ -62,4 +64,19 @@ export async function sessionCredential(
   if (login.auth_type === 2) return { ...target, ask_password: true };
   // A host password never set, or no key made for the resource yet.
   throw new ExplainedRefusal('InvalidResource', 'no credential is set for this login user');
+}
+
+/** The database's connect account (the first by position), or the named login user. */
+function loginRow(
+  ctx: AppContext,
+  resourceId: number,
+  username: string | null,
+): Promise<LoginRow | undefined> {
+  const query = ctx.db
+    .selectFrom('resource_login')
+    .selectAll()
+    .where('resource_id', '=', resourceId);
+  return (
+    username === null ? query.orderBy('position') : query.where('username', '=', username)
+  ).executeTakeFirst();
 }

@@ -6,6 +6,7 @@
  * the same replica answers.
  */
 import type { ResolvedCode } from '@portcullis/contract';
+import type { ResourceRow } from '../resources/service';
 import { randomToken } from '../../lib/crypto';
 import { createExpiringMap } from '../../lib/expiring-map';
 
@@ -16,11 +17,18 @@ export interface Grant {
   resolved: ResolvedCode;
   /** The login user whose credential was fetched; set once. */
   username: string | null;
+  /** The resource's row as the code check read it (its rules go with the session's start). */
+  resource?: ResourceRow;
 }
 
 export interface GrantStore {
   /** `username`: the login user whose credential went with the grant (its one fetch spent). */
-  issue(owner: object, resolved: ResolvedCode, username?: string | null): string;
+  issue(
+    owner: object,
+    resolved: ResolvedCode,
+    username?: string | null,
+    resource?: ResourceRow,
+  ): string;
   /** The live grant of this owner, or null (unknown, expired, or another gateway's). */
   get(owner: object, token: string): Grant | null;
   spend(token: string): void;
@@ -29,9 +37,9 @@ export interface GrantStore {
 export function createGrantStore(now: () => number = Date.now): GrantStore {
   const grants = createExpiringMap<Grant>(GRANT_TTL_MS, now);
   return {
-    issue(owner, resolved, username = null) {
+    issue(owner, resolved, username = null, resource) {
       const token = randomToken(24);
-      grants.set(token, { owner, resolved, username });
+      grants.set(token, { owner, resolved, username, ...(resource && { resource }) });
       return token;
     },
     get(owner, token) {

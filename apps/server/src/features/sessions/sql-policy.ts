@@ -1,11 +1,12 @@
 /**
- * A database session's rules (spec 2 §3 database resource, §5), read when the session starts
- * and sent with session_started: block rules always, notice rules only while the alarm switch
+ * A database session's rules (spec 2 §3 database resource, §5), read as the session's code is
+ * checked (from the same row) and sent with session_started: block rules always, notice rules only while the alarm switch
  * (notice_status) is on, and approval mode when the resource's status is 2. A change applies
  * to the next session, as for the cluster's command rules.
  */
 import { SQL_OPS, SqlRuleSchema, type SqlPolicy, type SqlRule } from '@portcullis/contract';
 import type { AppContext } from '../../context';
+import type { ResourceRow } from '../resources/service';
 
 const APPROVAL_STATUS = 2;
 
@@ -23,15 +24,27 @@ function rules(json: string): SqlRule[] | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+type PolicyFields = Pick<
+  ResourceRow,
+  'status' | 'block_pattern' | 'notice_pattern' | 'notice_status'
+>;
+
+/**
+ * `known`: the resource's row when the caller has it, as read moments before (the code check
+ * of the same session); otherwise it is read here.
+ */
 export async function sessionSqlPolicy(
   ctx: AppContext,
   resourceId: number,
+  known?: PolicyFields,
 ): Promise<SqlPolicy | undefined> {
-  const row = await ctx.db
-    .selectFrom('resource')
-    .select(['status', 'block_pattern', 'notice_pattern', 'notice_status'])
-    .where('id', '=', resourceId)
-    .executeTakeFirst();
+  const row =
+    known ??
+    (await ctx.db
+      .selectFrom('resource')
+      .select(['status', 'block_pattern', 'notice_pattern', 'notice_status'])
+      .where('id', '=', resourceId)
+      .executeTakeFirst());
   if (!row) return undefined;
   const block = rules(row.block_pattern);
   const notice = row.notice_status === 1 ? rules(row.notice_pattern) : [];
