@@ -60,7 +60,7 @@ export function tieredRecordingStore(
       .select('data')
       .where('connection_id', '=', key.connectionId)
       .executeTakeFirst();
-    return row ? Buffer.from(row.data) : null;
+    return row?.data ?? null;
   };
 
   /** Keeps a first chunk as a row; false when a row is there already. */
