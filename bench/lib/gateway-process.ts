@@ -12,6 +12,8 @@
  * workers run this same file with --ssh-worker). It prints "ready" on the IPC channel once
  * both listen.
  */
+// First, as in main.ts: V8's settings apply to what is loaded after them.
+import '../../apps/gateway/src/core/jit-tuning';
 import { startGateway } from '../../apps/gateway/src/control/client';
 import { createLogger } from '../../apps/gateway/src/core/logger';
 import { runSshWorker, SSH_WORKER_FLAG } from '../../apps/gateway/src/ssh-proxy/pool/worker';

@@ -4,6 +4,8 @@
  * server's control channel and stays connected until stopped (SIGINT/SIGTERM), the key is
  * refused, or the server requires an update; the exit code says which (core/exit-codes.ts).
  */
+// First: V8's settings apply to what is loaded after them (core/jit-tuning.ts).
+import './core/jit-tuning';
 import path from 'node:path';
 import { startGateway } from './control/client';
 import { ConfigError, loadConfig, readableByOthers, USAGE, type CliRequest } from './core/config';
