@@ -352,6 +352,8 @@ describe('postgresql', () => {
     blocked(d, hidden, DELETE_ORDERS);
     passed(d, "SELECT E'it\\'s'", DELETE_ORDERS);
     passed(d, "SELECT 'C:\\temp'", DELETE_ORDERS);
+    // A name ending in e (`a$e`) before a string is a name and an ordinary string, not E'…'.
+    blocked(d, "SELECT a$e'\\''; DELETE FROM orders; --'", DELETE_ORDERS);
   });
 
   it('judges PREPARE as its query, and refuses EXECUTE and DO when rules apply', () => {

@@ -119,8 +119,9 @@ export function lexPostgres(sql: string, options: PostgresLexOptions): LexedText
   return { canonical: canonical.join(''), skeleton: skeleton.join(''), segments };
 }
 
+/** A character of a name or number; `$` too, past the first (`a$e'…'` is a name and a string). */
 function isWordChar(c: string | undefined): boolean {
-  return c !== undefined && /[A-Za-z0-9_\u0080-\uffff]/.test(c);
+  return c !== undefined && /[A-Za-z0-9_$\u0080-\uffff]/.test(c);
 }
 
 function skipWord(sql: string, at: number): number {
