@@ -111,6 +111,68 @@ describe('a refused statement’s line', () => {
       client(m);
     target(errorResponse({ severity: 'ERROR', code: '42703', message: 'no column x' }));
     target(ready());
-    expect(logged()).toEqual([['DELETE FROM orders', expect.stringMatching(/blocked/)]]);
+    expect(logged()).toEqual([
+      ['SELECT x', 'no column x'],
+      ['DELETE FROM orders', expect.stringMatching(/blocked/)],
+    ]);
+  });
+});
+
+describe('the extended protocol’s statement log', () => {
+  it('logs a statement that fails at Parse or Bind with its error (it never ran)', () => {
+    const { client, target, logged } = conversation();
+    for (const m of [parse('', 'SELECT * FROM nowhere'), bind('', ''), execute(''), sync()])
+      client(m);
+    target(errorResponse({ severity: 'ERROR', code: '42P01', message: 'no table nowhere' }));
+    target(ready());
+    for (const m of [parse('s', 'SELECT $1::int'), sync()]) client(m);
+    for (const m of [message('1'), ready()]) target(m);
+    for (const m of [bind('', 's'), execute(''), sync()]) client(m);
+    target(errorResponse({ severity: 'ERROR', code: '22P02', message: 'not an integer' }));
+    target(ready());
+    expect(logged()).toEqual([
+      ['SELECT * FROM nowhere', 'no table nowhere'],
+      ['SELECT $1::int', 'not an integer'],
+    ]);
+  });
+});
+
+describe('a client encoding switched by a statement not yet answered', () => {
+  const DELETE_ORDERS: SqlPolicy = {
+    block: [{ op: 'delete', table: 'orders' }],
+    notice: [],
+    approval: false,
+  };
+  // In SJIS, 0x83 0x5C is one character (ソ): the backslash that keeps the DELETE inside the
+  // string in UTF-8 is gone, and the string ends before it.
+  const hidden = Buffer.concat([
+    Buffer.from("SELECT E'"),
+    Buffer.from([0x83, 0x5c]),
+    Buffer.from("'; DELETE FROM orders; --'\0"),
+  ]);
+
+  it('judges a statement sent before the answer as that encoding would read it', async () => {
+    await loadSqlParsers();
+    const { client } = conversation(DELETE_ORDERS);
+    client(message('Q', "SET client_encoding TO 'SJIS'"));
+    const sent = client(message('Q', hidden));
+    expect(sent.toString('latin1')).toContain('PORTCULLIS BLOCKED');
+  });
+
+  it('lets it through once the answers are in and the encoding is known to be UTF-8', async () => {
+    await loadSqlParsers();
+    const { client, target } = conversation(DELETE_ORDERS);
+    client(message('Q', 'SELECT 1'));
+    for (const m of [message('D'), complete('SELECT 1'), ready()]) target(m);
+    const raw = message('Q', hidden);
+    expect(client(raw)).toBe(raw);
+  });
+
+  it('passes text in UTF-8 that reads the same in every encoding, pipelined or not', async () => {
+    await loadSqlParsers();
+    const { client } = conversation(DELETE_ORDERS);
+    client(message('Q', 'SELECT 1'));
+    const raw = message('Q', "SELECT '中文', E'\\ü' FROM orders");
+    expect(client(raw)).toBe(raw);
   });
 });

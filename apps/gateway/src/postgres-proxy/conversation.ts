@@ -15,11 +15,13 @@
  * refused re-Parse of a name cannot make the log show another statement than the one that
  * runs. Texts are judged as UTF-8: while the session's client encoding is one whose characters
  * can hide a quote or a backslash (SJIS, BIG5, GBK, …), statements are refused when the
- * database has rules.
+ * database has rules, and a statement sent before the answers to earlier ones (which may switch
+ * the encoding) must also pass as those encodings read it (encoding-readings.ts).
  */
 import type { SqlPolicy, SqlRule } from '@portcullis/contract';
-import { judgeSql, type SqlVerdict } from '../sql-audit';
+import { judgeSql, parsingReadings, type SqlVerdict } from '../sql-audit';
 import type { StatementEntry } from '../db-proxy/session';
+import { otherEncodingReadings } from './encoding-readings';
 import { BodyReader, errorFields, errorResponse, message, ProtocolError } from './messages';
 
 /** A statement PostgreSQL cannot parse: its syntax error stands for the refusal. */
@@ -153,7 +155,7 @@ export class Conversation {
     switch (String.fromCharCode(type)) {
       case 'Q': {
         const text = new BodyReader(body).cstring();
-        const verdict = this.judge(text);
+        const verdict = this.judge(text, body, 0);
         const base = {
           kind: 'simple' as const,
           index: 0,
@@ -184,7 +186,7 @@ export class Conversation {
         const r = new BodyReader(body);
         const name = r.cstring();
         const text = r.cstring();
-        const verdict = this.judge(text);
+        const verdict = this.judge(text, body, Buffer.byteLength(name) + 1);
         if (verdict.action === 'block') {
           this.pending.push({ kind: 'parse', name, refused: this.refuse(text, verdict) });
           return message('P', name, BLOCKED_SENTINEL, Buffer.alloc(2));
@@ -358,7 +360,14 @@ export class Conversation {
     }
     const error = errorFields(body).get('M') ?? 'error';
     if (head.kind === 'execute') this.finish(head, { error });
-    else if (head.kind === 'simple') {
+    else if (head.kind === 'parse' || head.kind === 'bind') {
+      // A statement that fails to parse (an unknown table, a syntax error) or to bind never
+      // runs, but is logged with its error as a simple query's would be.
+      const named = head.kind === 'parse' ? head.named : this.statements.get(head.statement);
+      if (named) {
+        this.events.log(entryOf(Date.now(), this.database, named.text, 0, { error }, named.notice));
+      }
+    } else if (head.kind === 'simple') {
       this.finishSimple(head, { error });
       head.failed = true;
     }
@@ -366,7 +375,8 @@ export class Conversation {
     return raw;
   }
 
-  private judge(text: string): SqlVerdict {
+  /** Judges a statement text: `body` holds its bytes from `start`, up to a NUL. */
+  private judge(text: string, body: Buffer, start: number): SqlVerdict {
     if (this.policy && UNSAFE_ENCODINGS.has(this.encoding)) {
       return {
         action: 'block',
@@ -374,7 +384,24 @@ export class Conversation {
         message: `Portcullis refused this statement: the client encoding ${this.encoding} can hide statements from this database's rules; use UTF8`,
       };
     }
-    return judgeSql('postgresql', text, this.policy);
+    const verdict = judgeSql('postgresql', text, this.policy);
+    if (verdict.action === 'block' || !this.policy || this.pending.length === 0) return verdict;
+    // Earlier requests are unanswered, and one may switch the client encoding before this
+    // text is read (encoding-readings.ts): it must also pass as such an encoding reads it.
+    const end = body.indexOf(0, start);
+    const bytes = body.subarray(start, end === -1 ? body.length : end);
+    for (const reading of otherEncodingReadings(bytes)) {
+      for (const other of parsingReadings(reading)) {
+        const otherVerdict = judgeSql('postgresql', other, this.policy);
+        if (otherVerdict.action === 'block') {
+          return {
+            ...otherVerdict,
+            message: `${otherVerdict.message} (as read in a client encoding such as SJIS or GBK, which a statement sent before it may set)`,
+          };
+        }
+      }
+    }
+    return verdict;
   }
 
   private remember(map: Map<string, Named>, name: string, named: Named): void {

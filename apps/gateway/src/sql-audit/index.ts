@@ -17,6 +17,8 @@
  */
 import { loadPostgresParser } from './postgres';
 
+export { parsingReadings } from './postgres';
+
 export { judgeSql, type JudgedStatement, type SqlDialect, type SqlVerdict } from './judge';
 
 /** Loads the parsers (libpg-query's WASM module); call once at gateway start. Idempotent. */

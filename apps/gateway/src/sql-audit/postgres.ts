@@ -265,3 +265,21 @@ function onlyEntry(node: Node): [string, Node] {
 function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * The texts of `sql` PostgreSQL's parser reads, as the server would see it with
+ * standard_conforming_strings on and off (see lexPostgres): for a reading the server may or may
+ * not see, where one that does not parse is no threat (the server refuses the whole text).
+ */
+export function parsingReadings(sql: string): string[] {
+  const texts = [sql, lexPostgres(sql, { standardStrings: false }).canonical];
+  return texts.filter((text, i) => {
+    if (i > 0 && text === sql) return false;
+    try {
+      parseSync(text);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
