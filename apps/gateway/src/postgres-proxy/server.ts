@@ -22,6 +22,7 @@ import {
   CANCEL_REQUEST,
   errorResponse,
   GSSENC_REQUEST,
+  message,
   MessageReader,
   PROTOCOL_3,
   ProtocolError,
@@ -177,12 +178,22 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
         socket.destroy();
         return cancel(body.int32(), body.int32());
       }
-      if (code !== PROTOCOL_3) {
+      if (code >>> 16 !== PROTOCOL_3 >>> 16) {
         return fatal(socket, '0A000', 'Portcullis speaks the PostgreSQL protocol 3.0 only');
       }
       const parameters = new Map<string, string>();
-      for (let key = body.cstring(); key !== ''; key = body.cstring())
-        parameters.set(key, body.cstring());
+      const protocolOptions: string[] = [];
+      for (let key = body.cstring(); key !== ''; key = body.cstring()) {
+        const value = body.cstring();
+        // `_pq_.` options extend the protocol; none is known here, and none goes on.
+        if (key.startsWith('_pq_.')) protocolOptions.push(key);
+        else parameters.set(key, value);
+      }
+      if (code !== PROTOCOL_3 || protocolOptions.length > 0) {
+        // A newer 3.x or protocol options (libpq 18 with max_protocol_version=latest): the
+        // session goes on in 3.0, as PostgreSQL itself answers such a client.
+        socket.write(message('v', 0, protocolOptions.length, ...protocolOptions));
+      }
       if (parameters.has('replication')) {
         return fatal(socket, '28000', 'Portcullis: replication connections are not carried');
       }
