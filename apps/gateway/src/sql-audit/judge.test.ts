@@ -216,8 +216,21 @@ describe('mysql', () => {
     'SELECT 1 /*!50000 , (SELECT 1 FROM orders) */; /*!40000 DELETE FROM orders*/',
     // A version the server may not have: read both as code and as a comment.
     "/*!999999 ' */ DELETE FROM orders; -- '",
+    // A server runs some and skips others, each by its version: no reading of them all alike
+    // holds the DELETE that one between the versions runs.
+    "/*!999999 SELECT ' */ /*!50000 DELETE FROM orders */ /*!999999 ' */",
+    "SELECT /*!999999 ' */ 1 /*!50000 ; DELETE FROM orders */ /*!999999 ' */",
+    // MariaDB skips MySQL 5.7's range (50700-99999) but runs older versions.
+    "/*!50700 SELECT ' */ /*!50000 DELETE FROM orders */ /*!50700 ' */",
+    "/*M!999999 SELECT ' */ /*M!100100 DELETE FROM orders */ /*M!999999 ' */",
   ])('sees statements in versioned comments, which MySQL executes: %j', (sql) => {
     blocked(d, sql, DELETE_ORDERS);
+  });
+
+  it('refuses in approval mode a change between versioned comments read two ways', () => {
+    const sql = "/*!999999 SELECT ' */ /*!50000 UPDATE orders SET item = 'x' */ /*!999999 ' */";
+    blocked(d, sql, APPROVAL);
+    blocked(d, "/*!999999 SELECT 1 AS ' */ /*!50000 UPDATE orders SET item = 1 */", APPROVAL);
   });
 
   it('reads a versioned comment as code in the statement log', () => {

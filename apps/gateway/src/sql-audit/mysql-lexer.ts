@@ -5,10 +5,11 @@
  * - comments (`/* *\/`, `# ...`, `-- ...`) become spaces, so the parser's own comment rules do
  *   not matter; `--` not followed by a space is not a comment in MySQL (`1 --1` is 1 - -1), and
  *   node-sql-parser would take it for one, so its second `-` becomes a space;
- * - versioned comments (`/*!50000 ... *\/`, MariaDB `/*M!100100 ... *\/`) are executed by the
- *   server: with `versionedAsCode` their markers become spaces and the content stays code;
- *   without, the whole comment is a comment (a server older than the version). The judge reads
- *   the text both ways. A version is taken as up to 6 digits;
+ * - versioned comments (`/*!50000 ... *\/`, MariaDB `/*M!100100 ... *\/`) are code to a server
+ *   of that version or later and comments to an older one, each on its own: `versions` says which
+ *   are code (their markers become spaces, the content stays); the others are comments. The judge
+ *   reads the text as every server could (versionReadings): mixing one comment a server runs with
+ *   one it skips must not hide a statement. A version is taken as up to 6 digits;
  * - backslashes in strings: with `backslashEscapes` (the default sql_mode) `\x` is one escaped
  *   character, without (NO_BACKSLASH_ESCAPES, which any session can set) `\` is a plain
  *   character. Either way the backslashes (and escaped characters) become `_`, so the text has
@@ -22,10 +23,48 @@ import type { LexedText, Segment } from './lexed';
 
 export interface MysqlLexOptions {
   backslashEscapes: boolean;
-  versionedAsCode: boolean;
+  /** Which versioned comments are code; none when absent. */
+  versions?: VersionReading;
 }
 
-const VERSIONED_MARKER = /\/\*M?!\d{0,6}/y;
+/** A server's reading of versioned comments. */
+export interface VersionReading {
+  /** The server's version: comments marked up to it are code (an unmarked `/*!` always is). */
+  upTo: number;
+  /**
+   * MariaDB: it runs `/*M!` comments too, and skips `/*!` ones marked 50700 to 99999 (MySQL 5.7
+   * and later); MySQL never runs `/*M!`.
+   */
+  mariadb: boolean;
+}
+
+const VERSIONED_MARKER = /\/\*(M?)!(\d{0,6})/y;
+const VERSIONED_MARKERS = /\/\*(M?)!(\d{0,6})/g;
+
+/** Whether a server reading `reading` runs the comment with this marker. */
+function runs(reading: VersionReading | undefined, mariadbOnly: boolean, digits: string): boolean {
+  if (!reading) return false;
+  const version = digits === '' ? 0 : Number(digits);
+  if (mariadbOnly) return reading.mariadb && version <= reading.upTo;
+  if (reading.mariadb && version >= 50700 && version <= 99999) return false;
+  return version <= reading.upTo;
+}
+
+/**
+ * Every distinct way a server may read the versioned comments of `sql`: for MySQL and MariaDB,
+ * a server just at each version the text names (and one older than all, where none is code).
+ */
+export function versionReadings(sql: string): VersionReading[] {
+  const versions = new Set<number>([0]);
+  for (const match of sql.matchAll(VERSIONED_MARKERS)) {
+    versions.add(match[2] === '' ? 0 : Number(match[2]));
+  }
+  const readings: VersionReading[] = [];
+  for (const mariadb of [false, true]) {
+    for (const upTo of [...versions].sort((a, b) => a - b)) readings.push({ upTo, mariadb });
+  }
+  return readings;
+}
 
 /**
  * The two rewritten copies of a text, made on the first rewrite: most texts an application
@@ -115,7 +154,7 @@ export function lexMysql(sql: string, options: MysqlLexOptions): LexedText {
     } else if (c === '/' && next === '*') {
       VERSIONED_MARKER.lastIndex = i;
       const marker = VERSIONED_MARKER.exec(sql);
-      if (marker && options.versionedAsCode && !inVersioned) {
+      if (marker && !inVersioned && runs(options.versions, marker[1] === 'M', marker[2] ?? '')) {
         rewrites.blank(i, i + marker[0].length);
         inVersioned = true;
         i += marker[0].length;

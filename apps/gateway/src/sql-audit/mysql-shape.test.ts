@@ -3,7 +3,7 @@ import { lexMysql } from './mysql-lexer';
 import { plainShape, shapeOf } from './mysql';
 
 /** The reading describeMysql takes the long way (backslash escapes, versioned comments run). */
-const LEX = { backslashEscapes: true, versionedAsCode: true };
+const LEX = { backslashEscapes: true, versions: { upTo: 999_999, mariadb: false } };
 
 describe('the shape of a plain mysql text, without the lexer', () => {
   it('is the shape and the statement text the long way finds', () => {

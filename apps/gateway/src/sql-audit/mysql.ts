@@ -13,7 +13,7 @@ import mysqlParser from 'node-sql-parser/build/mysql.js';
 import type { AST } from 'node-sql-parser';
 import { LruCache } from './cache';
 import { firstWord, type LexedText, type Segment } from './lexed';
-import { lexMysql, type MysqlLexOptions } from './mysql-lexer';
+import { lexMysql, versionReadings, type MysqlLexOptions } from './mysql-lexer';
 import {
   READ_KINDS,
   unreadableFacts,
@@ -25,17 +25,15 @@ import {
 const parser = new mysqlParser.Parser();
 const PARSE_OPTIONS = { database: 'MySQL' };
 
-/** The default reading first: escapes on, versioned comments executed. */
-const READINGS: MysqlLexOptions[] = [
-  { backslashEscapes: true, versionedAsCode: true },
-  { backslashEscapes: false, versionedAsCode: true },
-  { backslashEscapes: true, versionedAsCode: false },
-  { backslashEscapes: false, versionedAsCode: false },
-];
+/** The default reading: escapes on, every versioned comment code (a current server). */
+const DEFAULT_READING: MysqlLexOptions = {
+  backslashEscapes: true,
+  versions: { upTo: 999_999, mariadb: false },
+};
 
 /** Splits without parsing: the statement texts and their first words. */
 export function splitMysql(sql: string): { text: string; word: string }[] {
-  const lexed = lexMysql(sql, READINGS[0]!);
+  const lexed = lexMysql(sql, DEFAULT_READING);
   return lexed.segments
     .map((segment) => ({
       text: sql.slice(segment.start, segment.end).trim(),
@@ -65,10 +63,14 @@ export function describeMysql(sql: string): Description {
   if (!hasBackslash && !hasVersioned) return describeByShape(sql);
   const readings: StatementFacts[][] = [];
   const seen = new Set<string>();
-  for (const options of READINGS) {
-    if (!options.backslashEscapes && !hasBackslash) continue;
-    if (!options.versionedAsCode && !hasVersioned) continue;
-    const lexed = lexMysql(sql, options);
+  const versions = hasVersioned ? versionReadings(sql) : [];
+  const options: MysqlLexOptions[] = [DEFAULT_READING];
+  for (const backslashEscapes of hasBackslash ? [true, false] : [true]) {
+    if (!backslashEscapes) options.push({ ...DEFAULT_READING, backslashEscapes });
+    for (const reading of versions) options.push({ backslashEscapes, versions: reading });
+  }
+  for (const option of options) {
+    const lexed = lexMysql(sql, option);
     if (seen.has(lexed.canonical)) continue;
     seen.add(lexed.canonical);
     readings.push(readLexed(sql, lexed, readings.length === 0));
@@ -77,7 +79,7 @@ export function describeMysql(sql: string): Description {
 }
 
 function describeByShape(sql: string): Description {
-  const lexed = lexMysql(sql, READINGS[0]!);
+  const lexed = lexMysql(sql, DEFAULT_READING);
   // A text ending inside a string, name or comment would take the shape of a closed one.
   if (lexed.segments.some((segment) => segment.unterminated)) {
     return { readings: [readLexed(sql, lexed, true)] };
