@@ -402,7 +402,8 @@ export class Relay {
   /** Judges a text; forwards it and logs its outcome, or refuses it. */
   private judged(command: Command, text: string, expect: 'results' | 'prepare'): void {
     const { session } = this.options;
-    const decision = decide(text, session, this.options.offered);
+    const bytes = session.policy ? command.payload.subarray(1) : undefined;
+    const decision = decide(text, session, this.options.offered, bytes);
     const startedAt = Date.now();
     if (!decision.pass) {
       session.logStatement({

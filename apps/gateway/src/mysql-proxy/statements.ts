@@ -14,7 +14,7 @@
  * result (the first from when the text was forwarded).
  */
 import { formatError, type SqlRule } from '@portcullis/contract';
-import { judgeSql } from '../sql-audit';
+import { judgeSql, multibyteReadings, mysqlCode } from '../sql-audit';
 import type { DbSession, StatementEntry } from '../db-proxy/session';
 import type { Result } from './results';
 
@@ -31,13 +31,19 @@ export interface Judged {
 export type Decision =
   ({ pass: true } & Judged) | { pass: false; message: string; rule: string; alarm: boolean };
 
-const USE = /^use\s+(?:`((?:[^`]|``)+)`|([^\s;`]+))/i;
+const MAY_USE = /use/i;
+const USE = /^\s*use\b\s*(?:`((?:[^`]|``)+)`|([^\s;`]+))?/i;
 
-/** The database a `USE db` statement names, or undefined. */
+/**
+ * The database a `USE db` statement names, read as the server reads it (`/* x *\/ USE db`,
+ * ``USE`db` ``, `/*!USE db*\/`); '' for a USE whose database cannot be read (refused as not
+ * offered); undefined for any other statement.
+ */
 export function useTarget(text: string): string | undefined {
-  const m = USE.exec(text.trim());
+  if (!MAY_USE.test(text)) return undefined;
+  const m = USE.exec(mysqlCode(text));
   if (!m) return undefined;
-  return m[1] !== undefined ? m[1].replace(/``/g, '`') : m[2];
+  return m[1] !== undefined ? m[1].replace(/``/g, '`') : (m[2] ?? '');
 }
 
 /** Judges a text (COM_QUERY or COM_STMT_PREPARE) under the session's rules (synchronous). */
@@ -45,8 +51,14 @@ export function decide(
   text: string,
   session: DbSession,
   offered: (database: string) => boolean,
+  /** The text's bytes as the client sent them (in its character set, which may not be UTF-8). */
+  bytes?: Buffer,
 ): Decision {
-  const verdict = judgeSql('mysql', text, session.policy);
+  const { policy } = session;
+  // The connection's character set may be one (GBK, SJIS, BIG5, …) whose characters hide a
+  // backtick or backslash from a UTF-8 reading: the text must pass as each reads it too.
+  const others = policy && bytes ? multibyteReadings(bytes) : [];
+  const verdict = judgeSql('mysql', text, policy, others);
   if (verdict.action === 'block') {
     const rule = verdict.rule ? ruleText(verdict.rule) : verdict.reason;
     return { pass: false, message: verdict.message, rule, alarm: verdict.rule !== undefined };

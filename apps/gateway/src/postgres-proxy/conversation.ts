@@ -16,12 +16,11 @@
  * runs. Texts are judged as UTF-8: while the session's client encoding is one whose characters
  * can hide a quote or a backslash (SJIS, BIG5, GBK, …), statements are refused when the
  * database has rules, and a statement sent before the answers to earlier ones (which may switch
- * the encoding) must also pass as those encodings read it (encoding-readings.ts).
+ * the encoding) must also pass as those encodings read it (sql-audit/multibyte-readings.ts).
  */
 import type { SqlPolicy, SqlRule } from '@portcullis/contract';
-import { judgeSql, parsingReadings, type SqlVerdict } from '../sql-audit';
+import { judgeSql, multibyteReadings, type SqlVerdict } from '../sql-audit';
 import type { StatementEntry } from '../db-proxy/session';
-import { otherEncodingReadings } from './encoding-readings';
 import { BodyReader, errorFields, errorResponse, message, ProtocolError } from './messages';
 
 /** A statement PostgreSQL cannot parse: its syntax error stands for the refusal. */
@@ -384,24 +383,14 @@ export class Conversation {
         message: `Portcullis refused this statement: the client encoding ${this.encoding} can hide statements from this database's rules; use UTF8`,
       };
     }
-    const verdict = judgeSql('postgresql', text, this.policy);
-    if (verdict.action === 'block' || !this.policy || this.pending.length === 0) return verdict;
+    if (!this.policy || this.pending.length === 0) {
+      return judgeSql('postgresql', text, this.policy);
+    }
     // Earlier requests are unanswered, and one may switch the client encoding before this
-    // text is read (encoding-readings.ts): it must also pass as such an encoding reads it.
+    // text is read: it must also pass as such an encoding reads it (multibyte-readings.ts).
     const end = body.indexOf(0, start);
     const bytes = body.subarray(start, end === -1 ? body.length : end);
-    for (const reading of otherEncodingReadings(bytes)) {
-      for (const other of parsingReadings(reading)) {
-        const otherVerdict = judgeSql('postgresql', other, this.policy);
-        if (otherVerdict.action === 'block') {
-          return {
-            ...otherVerdict,
-            message: `${otherVerdict.message} (as read in a client encoding such as SJIS or GBK, which a statement sent before it may set)`,
-          };
-        }
-      }
-    }
-    return verdict;
+    return judgeSql('postgresql', text, this.policy, multibyteReadings(bytes));
   }
 
   private remember(map: Map<string, Named>, name: string, named: Named): void {

@@ -17,7 +17,8 @@
  */
 import { loadPostgresParser } from './postgres';
 
-export { parsingReadings } from './postgres';
+export { multibyteReadings } from './multibyte-readings';
+export { mysqlCode } from './mysql';
 
 export { judgeSql, type JudgedStatement, type SqlDialect, type SqlVerdict } from './judge';
 

@@ -15,9 +15,9 @@
 import type { SqlPolicy, SqlRule } from '@portcullis/contract';
 import { LruCache } from './cache';
 import { kindOfFirstWord, firstWord } from './lexed';
-import { describeMysql, splitMysql } from './mysql';
+import { describeMysql, describeOtherMysql, splitMysql } from './mysql';
 import { lexPostgres } from './postgres-lexer';
-import { describePostgres, postgresParserReady } from './postgres';
+import { describeOtherPostgres, describePostgres, postgresParserReady } from './postgres';
 import type { Description, StatementFacts, TableAccess } from './types';
 
 export type SqlDialect = 'mysql' | 'postgresql';
@@ -55,6 +55,11 @@ export function judgeSql(
   dialect: SqlDialect,
   sql: string,
   policy: SqlPolicy | undefined,
+  /**
+   * Other texts the server may read in its place (the bytes in another character set,
+   * multibyte-readings.ts): the statement passes only if they do, those that cannot run aside.
+   */
+  otherReadings: readonly string[] = [],
 ): SqlVerdict {
   const cache = caches[dialect];
   if (!policy || (!policy.block.length && !policy.notice.length && !policy.approval)) {
@@ -73,7 +78,14 @@ export function judgeSql(
     description = dialect === 'mysql' ? describeMysql(sql) : describePostgres(sql);
     cache.set(sql, description);
   }
-  return applyPolicy(description, policy);
+  if (otherReadings.length === 0) return applyPolicy(description, policy);
+  const readings = [...description.readings];
+  for (const other of otherReadings) {
+    readings.push(
+      ...(dialect === 'mysql' ? describeOtherMysql(other) : describeOtherPostgres(other)),
+    );
+  }
+  return applyPolicy({ readings }, policy);
 }
 
 function applyPolicy(description: Description, policy: SqlPolicy): SqlVerdict {

@@ -78,6 +78,25 @@ export function describeMysql(sql: string): Description {
   return { readings };
 }
 
+/** A text's code as the server reads it: comments and versioned-comment markers blanked. */
+export function mysqlCode(sql: string): string {
+  return lexMysql(sql, DEFAULT_READING).canonical;
+}
+
+/**
+ * The readings of a text the server may or may not see (another character set's reading of the
+ * bytes, multibyte-readings.ts), with backslashes escaping and not: each is judged as a reading
+ * other than the default (a last statement that ends inside a string is dropped; the server
+ * fails on it too).
+ */
+export function describeOtherMysql(sql: string): StatementFacts[][] {
+  const readings: StatementFacts[][] = [];
+  for (const backslashEscapes of sql.includes('\\') ? [true, false] : [true]) {
+    readings.push(readLexed(sql, lexMysql(sql, { ...DEFAULT_READING, backslashEscapes }), false));
+  }
+  return readings;
+}
+
 function describeByShape(sql: string): Description {
   const lexed = lexMysql(sql, DEFAULT_READING);
   // A text ending inside a string, name or comment would take the shape of a closed one.

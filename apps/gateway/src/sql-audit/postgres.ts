@@ -267,19 +267,15 @@ function isNode(value: unknown): value is Node {
 }
 
 /**
- * The texts of `sql` PostgreSQL's parser reads, as the server would see it with
- * standard_conforming_strings on and off (see lexPostgres): for a reading the server may or may
- * not see, where one that does not parse is no threat (the server refuses the whole text).
+ * The readings of a text the server may or may not see (another character set's reading of the
+ * bytes, multibyte-readings.ts), in both standard_conforming_strings modes: each is judged as a
+ * reading other than the default, so one that does not parse is dropped.
  */
-export function parsingReadings(sql: string): string[] {
-  const texts = [sql, lexPostgres(sql, { standardStrings: false }).canonical];
-  return texts.filter((text, i) => {
-    if (i > 0 && text === sql) return false;
-    try {
-      parseSync(text);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+export function describeOtherPostgres(sql: string): StatementFacts[][] {
+  const readings: StatementFacts[][] = [];
+  for (const code of new Set([sql, lexPostgres(sql, { standardStrings: false }).canonical])) {
+    const statements = readText(sql, code, false);
+    if (statements) readings.push(statements);
+  }
+  return readings;
 }
