@@ -227,6 +227,22 @@ describe('mysql', () => {
     blocked(d, sql, DELETE_ORDERS);
   });
 
+  it('counts a password, a global setting and a sequence moved by a SELECT as changes', () => {
+    for (const sql of [
+      "SET PASSWORD = PASSWORD('taken-over')",
+      "/*!50000 SET PASSWORD FOR app = 'x' */",
+      'SET GLOBAL max_connections = 1',
+      'SET @@global.max_connections = 1',
+      'SELECT SETVAL(ticket, 5000)',
+      'SELECT NEXTVAL(ticket)',
+      'SELECT NEXT VALUE FOR ticket',
+    ]) {
+      blocked(d, sql, APPROVAL);
+    }
+    for (const sql of ['SET NAMES utf8mb4', 'SET @total = 1', 'SELECT ticket FROM tickets'])
+      passed(d, sql, APPROVAL);
+  });
+
   it('refuses in approval mode a change between versioned comments read two ways', () => {
     const sql = "/*!999999 SELECT ' */ /*!50000 UPDATE orders SET item = 'x' */ /*!999999 ' */";
     blocked(d, sql, APPROVAL);
@@ -380,6 +396,14 @@ describe('postgresql', () => {
     });
     expect(blocked(d, 'DO $$ BEGIN NULL; END $$', APPROVAL)).toMatchObject({ reason: 'approval' });
     passed(d, 'DO $$ BEGIN DELETE FROM orders; END $$', undefined);
+  });
+
+  it('counts a sequence moved by a SELECT as a change', () => {
+    expect(blocked(d, "SELECT nextval('ticket')", APPROVAL)).toMatchObject({ reason: 'approval' });
+    expect(blocked(d, "SELECT setval('ticket', 5)", APPROVAL)).toMatchObject({
+      reason: 'approval',
+    });
+    passed(d, "SELECT currval('ticket'), 1 AS nextval", APPROVAL);
   });
 
   it('judges EXPLAIN as the statement it explains (EXPLAIN ANALYZE runs it)', () => {

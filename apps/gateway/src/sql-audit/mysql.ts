@@ -219,7 +219,7 @@ function readStatement(text: string, code: string): StatementFacts | undefined {
   // The lexer already split at every `;`: more than one statement here means the parser and the
   // lexer disagree on the text's shape.
   if (asts.length !== 1 || !asts[0]) return undefined;
-  return factsOf(text, asts[0], tableList);
+  return factsOf(text, asts[0], tableList, code);
 }
 
 /** Kinds named by node-sql-parser's `type` where ours differ. */
@@ -239,7 +239,15 @@ const OPAQUE_TYPES = new Set(['call']);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type LooseAst = Record<string, any>;
 
-function factsOf(text: string, node: AST, tableList: string[]): StatementFacts {
+/**
+ * SETs that are not session state: an account's password (the connect account's, which every
+ * later login through the gateway needs) and the server's global or persisted settings.
+ */
+const SERVER_SET = /^\s*set\s+(?:password\b|global\b|persist(?:_only)?\b)|@@(?:global|persist)/i;
+/** MariaDB's sequence functions, which move a sequence from any statement, a SELECT too. */
+const SEQUENCE_CHANGE = /\b(?:setval|nextval)\s*\(|\bnext\s+value\s+for\b/i;
+
+function factsOf(text: string, node: AST, tableList: string[], code: string): StatementFacts {
   const ast = node as LooseAst;
   const type = String(ast.type).toLowerCase();
   let kind = KIND_OF_TYPE[type] ?? type;
@@ -285,6 +293,8 @@ function factsOf(text: string, node: AST, tableList: string[]): StatementFacts {
   const changes =
     opaque ||
     writesFile ||
+    (kind === 'set' && SERVER_SET.test(code)) ||
+    SEQUENCE_CHANGE.test(code) ||
     !READ_KINDS.has(kind) ||
     accesses.some((a) => a.op !== 'select' && a.op !== 'show');
   return { text, kind, accesses, tablesUnknown, changes, opaque, unreadable: false };

@@ -139,6 +139,15 @@ const TABLE_LIKE = new Set([
   'OBJECT_SEQUENCE',
 ]);
 
+/** A word of the sequence functions that move a sequence (a SELECT nextval(...) changes it). */
+const SEQUENCE_WORD = /setval|nextval/i;
+const SEQUENCE_CALL = /"sval":"(?:setval|nextval)"/i;
+
+/** Whether a statement calls setval or nextval (looked for only when the text names them). */
+function callsSequenceChange(body: Node): boolean {
+  return SEQUENCE_CALL.test(JSON.stringify(body));
+}
+
 function describeStatement(text: string, stmt: Node): StatementFacts {
   const [type, body] = onlyEntry(stmt);
   if (WRAPPERS.has(type) && isNode(body.query)) return describeStatement(text, body.query);
@@ -168,6 +177,7 @@ function describeStatement(text: string, stmt: Node): StatementFacts {
   const changes =
     opaque ||
     copyWrites ||
+    (SEQUENCE_WORD.test(text) && callsSequenceChange(body)) ||
     (type !== 'CopyStmt' && !READ_KINDS.has(kind)) ||
     accesses.some((a) => a.op !== 'select');
   return { text, kind, accesses, tablesUnknown, changes, opaque, unreadable: false };
