@@ -63,6 +63,7 @@ export const ER = {
   DB_ACCESS_DENIED: { errno: 1044, sqlState: '42000' },
   NOT_SUPPORTED: { errno: 1235, sqlState: '42000' },
   UNKNOWN_COM: { errno: 1047, sqlState: '08S01' },
+  KILL_DENIED: { errno: 1095, sqlState: 'HY000' },
   UNKNOWN: { errno: 1105, sqlState: 'HY000' },
 } as const;
 export type ErrorKind = (typeof ER)[keyof typeof ER];

@@ -383,7 +383,25 @@ export class Relay {
   processKill(command: Command): void {
     const id = idIn(command);
     const thread = this.options.targetThreadOf(id);
-    if (thread === undefined) return this.forward(command, 'single');
+    if (thread === undefined) {
+      // Any other id goes on as written, as a KILL statement would; under rules a KILL
+      // statement is refused (unreadable), and so is this.
+      const { session } = this.options;
+      if (!session.policy) return this.forward(command, 'single');
+      const message =
+        'Portcullis blocked this kill: this database has rules, and only a connection opened with the same code can be stopped';
+      session.logStatement({
+        startedAt: Date.now(),
+        database: this.database,
+        statement: `KILL ${id}`,
+        durationMs: 0,
+        error: message,
+        action: 'blocked',
+        rule: 'unreadable',
+      });
+      this.refuse(command, ER.KILL_DENIED, message);
+      return;
+    }
     const payload = Buffer.alloc(5);
     payload[0] = 0x0c;
     payload.writeUInt32LE(thread, 1);
