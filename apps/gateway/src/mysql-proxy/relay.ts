@@ -90,10 +90,6 @@ function commandPacket(payload: Buffer): Buffer {
   return packet;
 }
 
-/** Every result was an OK or a result set (a response with none did not succeed). */
-const succeeded = (results: TimedResult[]): boolean =>
-  results.length > 0 && results.every((r) => r.result.kind !== 'error');
-
 /** The int<4> after the command byte: a statement id, or the connection id of a process kill. */
 const idIn = (command: Command): number =>
   command.payload.length >= 5 ? command.payload.readUInt32LE(1) : -1;
@@ -327,10 +323,9 @@ export class Relay {
     const results = this.results;
     if (after?.kind === 'log') {
       const { judged, database, sentAt } = after;
-      const entries = pairResults(judged.statements, results, database, sentAt, interrupted);
-      for (const entry of entries) this.options.session.logStatement(entry);
-      const use = judged.uses[judged.uses.length - 1];
-      if (use !== undefined && !interrupted && succeeded(results)) this.database = use;
+      const paired = pairResults(judged.statements, results, database, sentAt, interrupted);
+      for (const entry of paired.entries) this.options.session.logStatement(entry);
+      this.database = paired.database;
     } else if (after?.kind === 'init-db') {
       // Its answer is one packet: an OK (no result is recorded for it) or an ERR.
       if (!interrupted && results.every((r) => r.result.kind !== 'error')) {
@@ -358,7 +353,7 @@ export class Relay {
       const payload = Buffer.concat([Buffer.from([0x03]), Buffer.from(kill, 'utf8')]);
       this.forwardLogged(
         { payload, lastSeq: command.lastSeq },
-        { statements: [{ text }], uses: [] },
+        { statements: [{ text }] },
         Date.now(),
       );
       return;
@@ -459,7 +454,7 @@ export class Relay {
   execute(command: Command): void {
     const id = idIn(command);
     const text = this.prepared.get(id) ?? `[prepared statement ${id} unknown to the gateway]`;
-    this.forwardLogged(command, { statements: [{ text }], uses: [] }, Date.now());
+    this.forwardLogged(command, { statements: [{ text }] }, Date.now());
   }
 
   closeStatement(command: Command): void {

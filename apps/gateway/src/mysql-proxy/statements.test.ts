@@ -5,7 +5,7 @@
 import type { SqlPolicy } from '@portcullis/contract';
 import { describe, expect, it } from 'vitest';
 import type { DbSession } from '../db-proxy/session';
-import { decide, useTarget } from './statements';
+import { decide, pairResults, useTarget, type TimedResult } from './statements';
 
 const DELETE_ORDERS: SqlPolicy = {
   block: [{ op: 'delete', table: 'orders' }],
@@ -62,5 +62,57 @@ describe('a text in a multibyte character set', () => {
     expect(decide(utf8.toString('utf8'), sessionWith(DELETE_ORDERS), onlyShop, utf8)).toMatchObject(
       { pass: true },
     );
+  });
+});
+
+describe('pairResults', () => {
+  const sentAt = { epoch: 1_000_000, perf: 0 };
+  const at = (result: TimedResult['result'], endedAt: number): TimedResult => ({ result, endedAt });
+
+  it('gives a CALL its procedure’s result sets and its own OK, and the next statement its own', () => {
+    const { entries } = pairResults(
+      [{ text: 'CALL two_sets()', call: true }, { text: 'SELECT 42' }],
+      [
+        at({ kind: 'rows', rows: 5 }, 1),
+        at({ kind: 'rows', rows: 7 }, 2),
+        at({ kind: 'ok', rows: 0 }, 3),
+        at({ kind: 'rows', rows: 1 }, 4),
+      ],
+      'shop',
+      sentAt,
+    );
+    expect(entries.map((e) => [e.statement, e.rows])).toEqual([
+      ['CALL two_sets()', 12],
+      ['SELECT 42', 1],
+    ]);
+  });
+
+  it('logs the statements after a USE under its database, and keeps it after a later error', () => {
+    const { entries, database } = pairResults(
+      [{ text: 'USE b', use: 'b' }, { text: 'SELECT 1' }, { text: 'SELECT * FROM nowhere' }],
+      [
+        at({ kind: 'ok', rows: 0 }, 1),
+        at({ kind: 'rows', rows: 1 }, 2),
+        at({ kind: 'error', message: 'no table nowhere' }, 3),
+      ],
+      'a',
+      sentAt,
+    );
+    expect(entries.map((e) => [e.statement, e.database])).toEqual([
+      ['USE b', 'a'],
+      ['SELECT 1', 'b'],
+      ['SELECT * FROM nowhere', 'b'],
+    ]);
+    expect(database).toBe('b');
+  });
+
+  it('stays in the database when the USE fails', () => {
+    const { database } = pairResults(
+      [{ text: 'USE nope', use: 'nope' }],
+      [at({ kind: 'error', message: 'unknown database' }, 1)],
+      'a',
+      sentAt,
+    );
+    expect(database).toBe('a');
   });
 });

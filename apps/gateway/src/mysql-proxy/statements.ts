@@ -21,11 +21,19 @@ import type { Result } from './results';
 export const ruleText = (rule: SqlRule): string =>
   `${rule.op.toUpperCase()}${rule.table ? ` ${rule.table}` : ''}`;
 
+export interface JudgedStatement {
+  text: string;
+  /** The notice rule that matched it, if any. */
+  notice?: string;
+  /** The database it switches to, for a `USE`. */
+  use?: string;
+  /** A CALL: its procedure's result sets come before its own OK. */
+  call?: true;
+}
+
 export interface Judged {
-  /** The statements to log, each with the notice rule that matched it (if any). */
-  statements: { text: string; notice?: string }[];
-  /** The database a `USE` in the text switches to (the last one). */
-  uses: string[];
+  /** The statements to log, in order. */
+  statements: JudgedStatement[];
 }
 
 export type Decision =
@@ -63,33 +71,33 @@ export function decide(
     const rule = verdict.rule ? ruleText(verdict.rule) : verdict.reason;
     return { pass: false, message: verdict.message, rule, alarm: verdict.rule !== undefined };
   }
-  const statements = verdict.statements.length > 0 ? verdict.statements : [{ text, op: '' }];
-  const uses = statements.map((s) => useTarget(s.text)).filter((d) => d !== undefined);
-  const refused = uses.find((d) => !offered(d));
-  if (refused !== undefined) {
-    return {
-      pass: false,
-      message: `DatabaseNotOffered: ${formatError('DatabaseNotOffered', 'en_US')}`,
-      rule: 'database',
-      alarm: false,
-    };
-  }
+  const judged = verdict.statements.length > 0 ? verdict.statements : [{ text, op: '' }];
   const notices = verdict.notices;
-  if (notices.length === 0) {
-    return { pass: true, uses, statements: statements.map((s) => ({ text: s.text })) };
-  }
   // A notice is put on the statements of its kind; if the judge's ops do not say which, on all.
-  const anyMatch = statements.some((s) => noticesOf(notices, s.op).length > 0);
-  return {
-    pass: true,
-    uses,
-    statements: statements.map((s) => {
+  const anyMatch = notices.length > 0 && judged.some((s) => noticesOf(notices, s.op).length > 0);
+  const statements: JudgedStatement[] = [];
+  for (const s of judged) {
+    const statement: JudgedStatement = { text: s.text };
+    const use = useTarget(s.text);
+    if (use !== undefined) {
+      if (!offered(use)) {
+        return {
+          pass: false,
+          message: `DatabaseNotOffered: ${formatError('DatabaseNotOffered', 'en_US')}`,
+          rule: 'database',
+          alarm: false,
+        };
+      }
+      statement.use = use;
+    }
+    if (s.op === 'call') statement.call = true;
+    if (notices.length > 0) {
       const rules = anyMatch ? noticesOf(notices, s.op) : notices;
-      return rules.length > 0
-        ? { text: s.text, notice: rules.map(ruleText).join(', ') }
-        : { text: s.text };
-    }),
-  };
+      if (rules.length > 0) statement.notice = rules.map(ruleText).join(', ');
+    }
+    statements.push(statement);
+  }
+  return { pass: true, statements };
 }
 
 const noticesOf = (notices: SqlRule[], op: string): SqlRule[] => notices.filter((r) => r.op === op);
@@ -100,7 +108,10 @@ export interface TimedResult {
   endedAt: number;
 }
 
-/** Statement log entries for one forwarded text and the results it got. */
+/**
+ * Statement log entries for one forwarded text and the results it got, and the database the
+ * connection is in after it (a `USE` that succeeded switches it for the statements after it).
+ */
 export function pairResults(
   statements: Judged['statements'],
   results: TimedResult[],
@@ -108,15 +119,24 @@ export function pairResults(
   sentAt: { epoch: number; perf: number },
   /** The connection closed before the response was complete. */
   interrupted = false,
-): StatementEntry[] {
+): { entries: StatementEntry[]; database: string } {
   const entries: StatementEntry[] = [];
   let start = sentAt.perf;
   let failed = false;
+  let next = 0;
   // Objects built field by field, not spread: this runs for every statement the gateway relays.
   for (let i = 0; i < statements.length; i++) {
-    const statement = statements[i] as Judged['statements'][number];
-    const first = i;
-    const end = i === statements.length - 1 ? results.length : Math.min(i + 1, results.length);
+    const statement = statements[i] as JudgedStatement;
+    const first = next;
+    // One result each; a CALL's result sets and its OK; the last takes what is left.
+    let end = Math.min(first + 1, results.length);
+    if (i === statements.length - 1) end = results.length;
+    else if (statement.call) {
+      while (end < results.length && (results[end - 1] as TimedResult).result.kind === 'rows') {
+        end += 1;
+      }
+    }
+    next = Math.max(end, first);
     const entry: StatementEntry = {
       startedAt: Math.round(sentAt.epoch + (start - sentAt.perf)),
       database,
@@ -150,8 +170,9 @@ export function pairResults(
       failed = true;
     } else {
       entry.rows = rows;
+      if (statement.use !== undefined) database = statement.use;
     }
     start = endedAt;
   }
-  return entries;
+  return { entries, database };
 }
