@@ -176,3 +176,29 @@ describe('a client encoding switched by a statement not yet answered', () => {
     expect(client(raw)).toBe(raw);
   });
 });
+
+describe('COPY FROM STDIN by a simple query', () => {
+  it('keeps the log in step when the client sends a Sync during it (the target ignores it)', () => {
+    const { client, target, logged } = conversation();
+    client(message('Q', 'COPY orders FROM STDIN'));
+    client(sync());
+    target(message('G', 0, 0));
+    client(message('d', Buffer.from('3\tplum\n')));
+    client(message('c'));
+    for (const m of [complete('COPY 1'), ready()]) target(m);
+    for (const m of [parse('', 'SELECT 1'), bind('', ''), execute(''), sync()]) client(m);
+    for (const m of [message('1'), message('2'), message('D'), complete('SELECT 1'), ready()])
+      target(m);
+    expect(logged()).toEqual([
+      ['COPY orders FROM STDIN', 1],
+      ['SELECT 1', 1],
+    ]);
+  });
+
+  it('refuses a request sent in the middle of it (the target would swallow it unanswered)', () => {
+    const { client, target } = conversation();
+    client(message('Q', 'COPY orders FROM STDIN'));
+    target(message('G', 0, 0));
+    expect(() => client(message('Q', 'SELECT 1'))).toThrow(/middle of COPY/);
+  });
+});

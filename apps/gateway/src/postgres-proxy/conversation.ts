@@ -44,6 +44,8 @@ const UNSAFE_ENCODINGS = new Set([
 ]);
 
 const ch = (c: string) => c.charCodeAt(0);
+/** What a client may send during COPY FROM STDIN: CopyData, CopyDone, CopyFail, Sync, Flush. */
+const COPY_IN_MESSAGES = new Set(['d', 'c', 'f', 'S', 'H'].map(ch));
 
 /** A statement log entry, built field by field (not spread: it is made for every statement). */
 function entryOf(
@@ -130,7 +132,7 @@ export class Conversation {
   private namedText = 0;
   /** The last ReadyForQuery's transaction status ('I', 'T' or 'E'). */
   status = ch('I');
-  /** In COPY FROM STDIN of the extended protocol: the target ignores Sync until CopyDone. */
+  /** In COPY FROM STDIN (either protocol): the target ignores Sync until CopyDone. */
   private copyIn = false;
 
   /** Nothing sent and unanswered, no transaction open, no COPY under way. */
@@ -150,6 +152,11 @@ export class Conversation {
   fromClient(type: number, body: Buffer, raw: Buffer): Buffer {
     if (this.pending.length >= MAX_PENDING) {
       throw new ProtocolError('too many requests without waiting for an answer');
+    }
+    if (this.copyIn && !COPY_IN_MESSAGES.has(type)) {
+      // The target would end the COPY with an error and swallow this message unanswered,
+      // and the log would pair later answers with the wrong statements.
+      throw new ProtocolError('a request in the middle of COPY FROM STDIN');
     }
     switch (String.fromCharCode(type)) {
       case 'Q': {
@@ -300,8 +307,9 @@ export class Conversation {
         if (head?.kind === 'simple') this.finishSimple(head, {});
         return;
       case 'G':
-        if (head?.kind === 'execute') {
-          // The Sync sent after this Execute reaches the target in COPY mode and is ignored.
+        if (head?.kind === 'execute' || head?.kind === 'simple') {
+          // A Sync sent after this Execute (or this COPY's Query) reaches the target in COPY
+          // mode and is ignored: no ReadyForQuery will answer it.
           this.copyIn = true;
           const sync = this.pending.findIndex((p) => p.kind === 'sync');
           if (sync > 0) this.pending.splice(sync, 1);
