@@ -16,6 +16,11 @@
 import '../../apps/gateway/src/core/jit-tuning';
 import { startGateway } from '../../apps/gateway/src/control/client';
 import { createLogger } from '../../apps/gateway/src/core/logger';
+import {
+  isJudgeWorker,
+  runJudgeWorker,
+  useJudgeWorkerEntry,
+} from '../../apps/gateway/src/sql-audit';
 import { runSshWorker, SSH_WORKER_FLAG } from '../../apps/gateway/src/ssh-proxy/pool/worker';
 
 const env = (name: string): string => {
@@ -25,6 +30,7 @@ const env = (name: string): string => {
 };
 
 function startBenchGateway(): void {
+  useJudgeWorkerEntry(process.argv[1]!);
   const dataDir = env('BENCH_GW_DATA');
   const workers = Number(process.env.BENCH_GW_SSH_WORKERS ?? 0);
   const gateway = startGateway({
@@ -80,5 +86,6 @@ function startBenchGateway(): void {
   );
 }
 
-if (process.argv[2] === SSH_WORKER_FLAG) runSshWorker();
+if (isJudgeWorker()) runJudgeWorker();
+else if (process.argv[2] === SSH_WORKER_FLAG) runSshWorker();
 else startBenchGateway();

@@ -18,6 +18,7 @@ import {
 } from './core/exit-codes';
 import { createLogger } from './core/logger';
 import { GATEWAY_VERSION } from './core/version';
+import { isJudgeWorker, runJudgeWorker, useJudgeWorkerEntry } from './sql-audit';
 import { runSshWorker, SSH_WORKER_FLAG } from './ssh-proxy/pool/worker';
 
 async function main(): Promise<number> {
@@ -64,6 +65,8 @@ async function main(): Promise<number> {
   );
 
   const dataDir = config.dataDir ?? path.resolve('data', 'gateway');
+  // Large SQL texts are judged in a worker thread running this same entry file.
+  useJudgeWorkerEntry(process.argv[1]!);
   const gateway = startGateway({
     server: config.server,
     key: config.key,
@@ -102,14 +105,20 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-    // Give stdout a moment to drain; then leave even if a stray handle is still open.
-    setTimeout(() => process.exit(code), 100).unref();
-  },
-  (err: unknown) => {
-    process.stderr.write(`portcullis-gateway: unexpected failure: ${String(err)}\n`);
-    process.exit(EXIT_FAILURE);
-  },
-);
+// The SQL judge's worker thread runs this same file (sql-audit/off-thread.ts).
+if (isJudgeWorker()) runJudgeWorker();
+else void run();
+
+function run(): Promise<void> {
+  return main().then(
+    (code) => {
+      process.exitCode = code;
+      // Give stdout a moment to drain; then leave even if a stray handle is still open.
+      setTimeout(() => process.exit(code), 100).unref();
+    },
+    (err: unknown) => {
+      process.stderr.write(`portcullis-gateway: unexpected failure: ${String(err)}\n`);
+      process.exit(EXIT_FAILURE);
+    },
+  );
+}

@@ -28,7 +28,15 @@ import type { DbSession } from '../db-proxy/session';
 import type { Logger } from '../core/logger';
 import { ER, HEADER, MAX_PAYLOAD, Malformed, errPayload, frame, type ErrorKind } from './packets';
 import { ResponseTracker, type Expect } from './results';
-import { decide, pairResults, type Judged, type TimedResult } from './statements';
+import { LARGE_TEXT } from '../sql-audit';
+import {
+  decide,
+  decideOffThread,
+  pairResults,
+  type Decision,
+  type Judged,
+  type TimedResult,
+} from './statements';
 
 /** The largest command the gateway reads (a big INSERT fits; a flood does not). */
 export const COMMAND_MAX = 64 * 1024 * 1024;
@@ -412,11 +420,37 @@ export class Relay {
     this.judged(command, text, 'prepare');
   }
 
-  /** Judges a text; forwards it and logs its outcome, or refuses it. */
+  /** Judges a text, then acts on the decision. */
   private judged(command: Command, text: string, expect: 'results' | 'prepare'): void {
-    const { session } = this.options;
+    const { session, offered } = this.options;
     const bytes = session.policy ? command.payload.subarray(1) : undefined;
-    const decision = decide(text, session, this.options.offered, bytes);
+    if (bytes && text.length >= LARGE_TEXT) {
+      // Judged off the event loop (sql-audit/off-thread.ts); the relay stays busy meanwhile.
+      void decideOffThread(text, session, offered, bytes)
+        .then((decision) => {
+          if (!this.closed) this.act(command, text, expect, decision);
+        })
+        .catch((err: unknown) => {
+          this.options.logger.error({ err }, 'mysql command failed');
+          this.fatal(
+            ER.UNKNOWN,
+            'Portcullis: the gateway failed on this command',
+            command.lastSeq + 1,
+          );
+        });
+      return;
+    }
+    this.act(command, text, expect, decide(text, session, offered, bytes));
+  }
+
+  /** Forwards a judged text and logs its outcome, or refuses it. */
+  private act(
+    command: Command,
+    text: string,
+    expect: 'results' | 'prepare',
+    decision: Decision,
+  ): void {
+    const { session } = this.options;
     const startedAt = Date.now();
     if (!decision.pass) {
       session.logStatement({

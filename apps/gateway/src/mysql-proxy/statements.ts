@@ -14,7 +14,13 @@
  * result (the first from when the text was forwarded).
  */
 import { formatError, type SqlRule } from '@portcullis/contract';
-import { judgeSql, multibyteReadings, mysqlCode } from '../sql-audit';
+import {
+  judgeSql,
+  judgeSqlOffThread,
+  multibyteReadings,
+  mysqlCode,
+  type SqlVerdict,
+} from '../sql-audit';
 import type { DbSession, StatementEntry } from '../db-proxy/session';
 import type { Result } from './results';
 
@@ -66,7 +72,25 @@ export function decide(
   // The connection's character set may be one (GBK, SJIS, BIG5, …) whose characters hide a
   // backtick or backslash from a UTF-8 reading: the text must pass as each reads it too.
   const others = policy && bytes ? multibyteReadings(bytes) : [];
-  const verdict = judgeSql('mysql', text, policy, others);
+  return decisionOf(judgeSql('mysql', text, policy, others), text, offered);
+}
+
+/** decide for a large text under rules: judged in the SQL judge's worker thread. */
+export async function decideOffThread(
+  text: string,
+  session: DbSession,
+  offered: (database: string) => boolean,
+  bytes: Buffer,
+): Promise<Decision> {
+  const verdict = await judgeSqlOffThread('mysql', text, session.policy, bytes);
+  return decisionOf(verdict, text, offered);
+}
+
+function decisionOf(
+  verdict: SqlVerdict,
+  text: string,
+  offered: (database: string) => boolean,
+): Decision {
   if (verdict.action === 'block') {
     const rule = verdict.rule ? ruleText(verdict.rule) : verdict.reason;
     return { pass: false, message: verdict.message, rule, alarm: verdict.rule !== undefined };

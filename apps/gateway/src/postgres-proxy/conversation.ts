@@ -19,7 +19,13 @@
  * the encoding) must also pass as those encodings read it (sql-audit/multibyte-readings.ts).
  */
 import type { SqlPolicy, SqlRule } from '@portcullis/contract';
-import { judgeSql, multibyteReadings, type SqlVerdict } from '../sql-audit';
+import {
+  judgeSql,
+  judgeSqlOffThread,
+  LARGE_TEXT,
+  multibyteReadings,
+  type SqlVerdict,
+} from '../sql-audit';
 import type { StatementEntry } from '../db-proxy/session';
 import { BodyReader, errorFields, errorResponse, message, ProtocolError } from './messages';
 
@@ -148,8 +154,12 @@ export class Conversation {
     private encoding = 'UTF8',
   ) {}
 
-  /** Judges one client message: returns what goes to the target (the message or its stand-in). */
-  fromClient(type: number, body: Buffer, raw: Buffer): Buffer {
+  /**
+   * Judges one client message: returns what goes to the target (the message or its stand-in);
+   * for a large text under rules, judged off the event loop, a promise of it: the relay sends
+   * nothing more of the client's until it is kept.
+   */
+  fromClient(type: number, body: Buffer, raw: Buffer): Buffer | Promise<Buffer> {
     if (this.pending.length >= MAX_PENDING) {
       throw new ProtocolError('too many requests without waiting for an answer');
     }
@@ -161,45 +171,22 @@ export class Conversation {
     switch (String.fromCharCode(type)) {
       case 'Q': {
         const text = new BodyReader(body).cstring();
-        const verdict = this.judge(text, body, 0);
-        const base = {
-          kind: 'simple' as const,
-          index: 0,
-          since: performance.now(),
-          startedAt: Date.now(),
-          rows: 0,
-        };
-        if (verdict.action === 'block') {
-          this.pending.push({ ...base, statements: [], refused: this.refuse(text, verdict) });
-          return message('Q', BLOCKED_SENTINEL);
+        if (this.policy && text.length >= LARGE_TEXT) {
+          return this.judgeLater(text, body, 0).then((verdict) => this.query(text, verdict, raw));
         }
-        const notice = this.notice(text, verdict);
-        const statements = verdict.statements.map((s) => s.text);
-        // Built field by field, not spread: this runs for every query.
-        const simple: Extract<Pending, { kind: 'simple' }> = {
-          kind: 'simple',
-          statements: statements.length > 0 ? statements : [text],
-          index: 0,
-          since: base.since,
-          startedAt: base.startedAt,
-          rows: 0,
-        };
-        if (notice) simple.notice = notice;
-        this.pending.push(simple);
-        return raw;
+        return this.query(text, this.judge(text, body, 0), raw);
       }
       case 'P': {
         const r = new BodyReader(body);
         const name = r.cstring();
         const text = r.cstring();
-        const verdict = this.judge(text, body, Buffer.byteLength(name) + 1);
-        if (verdict.action === 'block') {
-          this.pending.push({ kind: 'parse', name, refused: this.refuse(text, verdict) });
-          return message('P', name, BLOCKED_SENTINEL, Buffer.alloc(2));
+        const start = Buffer.byteLength(name) + 1;
+        if (this.policy && text.length >= LARGE_TEXT) {
+          return this.judgeLater(text, body, start).then((verdict) =>
+            this.parse(name, text, verdict, raw),
+          );
         }
-        const notice = this.notice(text, verdict);
-        this.pending.push({ kind: 'parse', name, named: { text, ...(notice && { notice }) } });
-        return raw;
+        return this.parse(name, text, this.judge(text, body, start), raw);
       }
       case 'B': {
         const r = new BodyReader(body);
@@ -263,6 +250,46 @@ export class Conversation {
       default:
         throw new ProtocolError(`an unknown client message (${type})`);
     }
+  }
+
+  /** A simple Query judged: its message (or its stand-in), and what it waits for. */
+  private query(text: string, verdict: SqlVerdict, raw: Buffer): Buffer {
+    const base = {
+      kind: 'simple' as const,
+      index: 0,
+      since: performance.now(),
+      startedAt: Date.now(),
+      rows: 0,
+    };
+    if (verdict.action === 'block') {
+      this.pending.push({ ...base, statements: [], refused: this.refuse(text, verdict) });
+      return message('Q', BLOCKED_SENTINEL);
+    }
+    const notice = this.notice(text, verdict);
+    const statements = verdict.statements.map((s) => s.text);
+    // Built field by field, not spread: this runs for every query.
+    const simple: Extract<Pending, { kind: 'simple' }> = {
+      kind: 'simple',
+      statements: statements.length > 0 ? statements : [text],
+      index: 0,
+      since: base.since,
+      startedAt: base.startedAt,
+      rows: 0,
+    };
+    if (notice) simple.notice = notice;
+    this.pending.push(simple);
+    return raw;
+  }
+
+  /** A Parse judged: its message (or its stand-in), and what it waits for. */
+  private parse(name: string, text: string, verdict: SqlVerdict, raw: Buffer): Buffer {
+    if (verdict.action === 'block') {
+      this.pending.push({ kind: 'parse', name, refused: this.refuse(text, verdict) });
+      return message('P', name, BLOCKED_SENTINEL, Buffer.alloc(2));
+    }
+    const notice = this.notice(text, verdict);
+    this.pending.push({ kind: 'parse', name, named: { text, ...(notice && { notice }) } });
+    return raw;
   }
 
   /** A target message passed through (its header was just read). */
@@ -384,21 +411,37 @@ export class Conversation {
 
   /** Judges a statement text: `body` holds its bytes from `start`, up to a NUL. */
   private judge(text: string, body: Buffer, start: number): SqlVerdict {
-    if (this.policy && UNSAFE_ENCODINGS.has(this.encoding)) {
-      return {
-        action: 'block',
-        reason: 'unreadable',
-        message: `Portcullis refused this statement: the client encoding ${this.encoding} can hide statements from this database's rules; use UTF8`,
-      };
-    }
-    if (!this.policy || this.pending.length === 0) {
-      return judgeSql('postgresql', text, this.policy);
-    }
-    // Earlier requests are unanswered, and one may switch the client encoding before this
-    // text is read: it must also pass as such an encoding reads it (multibyte-readings.ts).
+    const refusal = this.encodingRefusal();
+    if (refusal) return refusal;
+    const bytes = this.uncertainBytes(body, start);
+    return judgeSql('postgresql', text, this.policy, bytes ? multibyteReadings(bytes) : []);
+  }
+
+  /** judge for a large text, in the SQL judge's worker thread (sql-audit/off-thread.ts). */
+  private judgeLater(text: string, body: Buffer, start: number): Promise<SqlVerdict> {
+    const refusal = this.encodingRefusal();
+    if (refusal) return Promise.resolve(refusal);
+    return judgeSqlOffThread('postgresql', text, this.policy, this.uncertainBytes(body, start));
+  }
+
+  private encodingRefusal(): SqlVerdict | undefined {
+    if (!this.policy || !UNSAFE_ENCODINGS.has(this.encoding)) return undefined;
+    return {
+      action: 'block',
+      reason: 'unreadable',
+      message: `Portcullis refused this statement: the client encoding ${this.encoding} can hide statements from this database's rules; use UTF8`,
+    };
+  }
+
+  /**
+   * The text's bytes while earlier requests are unanswered, one of which may switch the client
+   * encoding before this text is read: it must also pass as such an encoding reads it
+   * (sql-audit/multibyte-readings.ts).
+   */
+  private uncertainBytes(body: Buffer, start: number): Buffer | undefined {
+    if (!this.policy || this.pending.length === 0) return undefined;
     const end = body.indexOf(0, start);
-    const bytes = body.subarray(start, end === -1 ? body.length : end);
-    return judgeSql('postgresql', text, this.policy, multibyteReadings(bytes));
+    return body.subarray(start, end === -1 ? body.length : end);
   }
 
   private remember(map: Map<string, Named>, name: string, named: Named): void {

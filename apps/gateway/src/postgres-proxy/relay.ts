@@ -110,15 +110,41 @@ export function relaySession(options: RelayOptions): void {
     void session.end();
   };
 
+  /** A large text is being judged off the event loop: the client's messages wait. */
+  let judging = false;
   const onClientData = (chunk: Buffer): void => {
     if (ended) return;
     reader.push(chunk);
+    if (!judging) takeClientMessages();
+  };
+  const takeClientMessages = (): void => {
     const outs: Buffer[] = [];
     let failure: string | undefined;
     try {
       for (let m = reader.next(); m; m = reader.next()) {
         if (m.type === TERMINATE && cleanEnd(outs)) return;
-        addPiece(outs, conversation.fromClient(m.type, m.body, m.raw));
+        const out = conversation.fromClient(m.type, m.body, m.raw);
+        if (out instanceof Promise) {
+          // What came before goes now (below); this message and those after it wait.
+          judging = true;
+          client.pause();
+          void out.then(
+            (piece) => {
+              judging = false;
+              if (ended) return;
+              if (writePieces(target, [piece])) client.resume();
+              takeClientMessages();
+            },
+            (err: unknown) => {
+              judging = false;
+              const reason = err instanceof ProtocolError ? err.message : 'an unreadable message';
+              logger.info({ connection_id: session.connectionId, reason }, 'postgresql message');
+              end('protocol', true);
+            },
+          );
+          break;
+        }
+        addPiece(outs, out);
       }
     } catch (err) {
       failure = err instanceof ProtocolError ? err.message : 'an unreadable message';

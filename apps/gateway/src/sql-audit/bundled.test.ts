@@ -45,3 +45,38 @@ it('judges PostgreSQL from a bundle that carries the parser inside', async () =>
   const { stdout } = await promisify(execFile)(process.execPath, [out], { cwd: dir });
   expect(JSON.parse(stdout)).toMatchObject({ action: 'block', reason: 'rule' });
 }, 60_000);
+
+it('judges a large text in a worker thread running the bundle itself', async () => {
+  const entry = path.join(dir, 'worker-entry.ts');
+  const index = JSON.stringify(path.resolve(import.meta.dirname, 'index.ts'));
+  fs.writeFileSync(
+    entry,
+    [
+      `import { isJudgeWorker, judgeSqlOffThread, runJudgeWorker, useJudgeWorkerEntry } from ${index};`,
+      'if (isJudgeWorker()) runJudgeWorker();',
+      'else {',
+      '  useJudgeWorkerEntry(process.argv[1]!);',
+      "  const values = Array.from({ length: 20000 }, (_, i) => `(${i}, 'item ${i}')`).join(',');",
+      "  const policy = { block: [{ op: 'delete' as const, table: 'orders' }], notice: [], approval: false };",
+      '  const sql = `INSERT INTO bulk VALUES ${values}; DELETE FROM orders`;',
+      "  void judgeSqlOffThread('postgresql', sql, policy).then((verdict) => {",
+      '    console.log(JSON.stringify(verdict));',
+      '  });',
+      '}',
+    ].join('\n'),
+  );
+  const out = path.join(dir, 'worker-out', 'gateway.cjs');
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile: out,
+    external: ['cpu-features', 'pg-native', '*.node'],
+    plugins: [embedPgWasm],
+    logLevel: 'error',
+  });
+  const { stdout } = await promisify(execFile)(process.execPath, [out], { cwd: dir });
+  expect(JSON.parse(stdout)).toMatchObject({ action: 'block', reason: 'rule' });
+}, 60_000);

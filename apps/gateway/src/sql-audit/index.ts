@@ -19,6 +19,13 @@ import { loadPostgresParser } from './postgres';
 
 export { multibyteReadings } from './multibyte-readings';
 export { mysqlCode } from './mysql';
+export {
+  isJudgeWorker,
+  judgeSqlOffThread,
+  LARGE_TEXT,
+  runJudgeWorker,
+  useJudgeWorkerEntry,
+} from './off-thread';
 
 export { judgeSql, type JudgedStatement, type SqlDialect, type SqlVerdict } from './judge';
 
