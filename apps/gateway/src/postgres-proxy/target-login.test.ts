@@ -20,6 +20,8 @@ const BIN = fs.existsSync('/usr/lib/postgresql')
     )
   : '';
 const PASSWORD = 'Target#Secret5';
+/** A soft hyphen and a no-break space: PostgreSQL's SASLprep drops the one, spaces the other. */
+const UNUSUAL_PASSWORD = 'Tar\u00adget\u00a0Secret\u2168';
 
 describe('logging in to the target PostgreSQL', () => {
   let dir: string;
@@ -69,6 +71,7 @@ describe('logging in to the target PostgreSQL', () => {
     const sql = [
       `CREATE ROLE clear_user LOGIN PASSWORD '${PASSWORD}'`,
       `CREATE ROLE scram_user LOGIN PASSWORD '${PASSWORD}'`,
+      `CREATE ROLE scram_unusual LOGIN PASSWORD '${UNUSUAL_PASSWORD}'`,
       "SET password_encryption = 'md5'",
       `CREATE ROLE md5_user LOGIN PASSWORD '${PASSWORD}'`,
     ];
@@ -126,6 +129,12 @@ describe('logging in to the target PostgreSQL', () => {
       expect((refused as TargetRefused).sqlState).toBe('28P01');
     });
   }
+
+  it('prepares a non-ASCII password for SCRAM as PostgreSQL does (SASLprep)', async () => {
+    const done = await login('scram_unusual', UNUSUAL_PASSWORD);
+    expect(String.fromCharCode(done.status)).toBe('I');
+    done.socket.destroy();
+  });
 
   it('says so when the database cannot be reached', async () => {
     const closed = await freePort();

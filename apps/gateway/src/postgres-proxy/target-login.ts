@@ -15,6 +15,7 @@ import {
   PROTOCOL_3,
   startupPacket,
 } from './messages';
+import { saslprep } from './saslprep';
 
 const LOGIN_TIMEOUT_MS = 15_000;
 /** PostgreSQL's default is 4096; a target asking for more than this is refused. */
@@ -78,7 +79,7 @@ function scram(password: string) {
       ) {
         throw new TargetRefused('the server sent an invalid SCRAM challenge');
       }
-      const salted = crypto.pbkdf2Sync(password.normalize('NFKC'), salt, iterations, 32, 'sha256');
+      const salted = crypto.pbkdf2Sync(saslprep(password), salt, iterations, 32, 'sha256');
       const clientKey = hmac(salted, 'Client Key');
       const withoutProof = `c=biws,r=${nonce}`;
       const authMessage = `${clientFirstBare},${serverFirst},${withoutProof}`;
