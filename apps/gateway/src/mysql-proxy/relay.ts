@@ -28,15 +28,7 @@ import type { DbSession } from '../db-proxy/session';
 import type { Logger } from '../core/logger';
 import { ER, HEADER, MAX_PAYLOAD, Malformed, errPayload, frame, type ErrorKind } from './packets';
 import { ResponseTracker, type Expect } from './results';
-import { LARGE_TEXT } from '../sql-audit';
-import {
-  decide,
-  decideOffThread,
-  pairResults,
-  type Decision,
-  type Judged,
-  type TimedResult,
-} from './statements';
+import { decide, pairResults, type Decision, type Judged, type TimedResult } from './statements';
 
 /** The largest command the gateway reads (a big INSERT fits; a flood does not). */
 export const COMMAND_MAX = 64 * 1024 * 1024;
@@ -288,14 +280,15 @@ export class Relay {
           this.refuse(command, ER.UNKNOWN_COM, `Portcullis: command 0x${code} is not relayed`);
         }
       } catch (err) {
-        this.options.logger.error({ err }, 'mysql command failed');
-        this.fatal(
-          ER.UNKNOWN,
-          'Portcullis: the gateway failed on this command',
-          command.lastSeq + 1,
-        );
+        this.failedOn(command, err);
       }
     }
+  }
+
+  /** The gateway itself failed on a command: the connection ends with an error. */
+  private failedOn(command: Command, err: unknown): void {
+    this.options.logger.error({ err }, 'mysql command failed');
+    this.fatal(ER.UNKNOWN, 'Portcullis: the gateway failed on this command', command.lastSeq + 1);
   }
 
   /** The command is finished (answered, or no answer expected): take the next. */
@@ -424,23 +417,14 @@ export class Relay {
   private judged(command: Command, text: string, expect: 'results' | 'prepare'): void {
     const { session, offered } = this.options;
     const bytes = session.policy ? command.payload.subarray(1) : undefined;
-    if (bytes && text.length >= LARGE_TEXT) {
-      // Judged off the event loop (sql-audit/off-thread.ts); the relay stays busy meanwhile.
-      void decideOffThread(text, session, offered, bytes)
-        .then((decision) => {
-          if (!this.closed) this.act(command, text, expect, decision);
-        })
-        .catch((err: unknown) => {
-          this.options.logger.error({ err }, 'mysql command failed');
-          this.fatal(
-            ER.UNKNOWN,
-            'Portcullis: the gateway failed on this command',
-            command.lastSeq + 1,
-          );
-        });
-      return;
-    }
-    this.act(command, text, expect, decide(text, session, offered, bytes));
+    const decision = decide(text, session, offered, bytes);
+    if (!(decision instanceof Promise)) return this.act(command, text, expect, decision);
+    // A large text, judged off the event loop: the command stays in flight meanwhile.
+    void decision
+      .then((d) => {
+        if (!this.closed) this.act(command, text, expect, d);
+      })
+      .catch((err: unknown) => this.failedOn(command, err));
   }
 
   /** Forwards a judged text and logs its outcome, or refuses it. */

@@ -14,13 +14,7 @@
  * result (the first from when the text was forwarded).
  */
 import { formatError, type SqlRule } from '@portcullis/contract';
-import {
-  judgeSql,
-  judgeSqlOffThread,
-  multibyteReadings,
-  mysqlCode,
-  type SqlVerdict,
-} from '../sql-audit';
+import { judgeClientText, mysqlCode, type SqlVerdict } from '../sql-audit';
 import type { DbSession, StatementEntry } from '../db-proxy/session';
 import type { Result } from './results';
 
@@ -60,30 +54,24 @@ export function useTarget(text: string): string | undefined {
   return m[1] !== undefined ? m[1].replace(/``/g, '`') : (m[2] ?? '');
 }
 
-/** Judges a text (COM_QUERY or COM_STMT_PREPARE) under the session's rules (synchronous). */
+/**
+ * Judges a text (COM_QUERY or COM_STMT_PREPARE) under the session's rules: at once, or for a
+ * large text, judged in the SQL judge's worker thread, a promise of the decision.
+ */
 export function decide(
   text: string,
   session: DbSession,
   offered: (database: string) => boolean,
-  /** The text's bytes as the client sent them (in its character set, which may not be UTF-8). */
+  /**
+   * The text's bytes as the client sent them, in its character set: that may be one (GBK, SJIS,
+   * BIG5, …) whose characters hide a backtick or backslash from a UTF-8 reading.
+   */
   bytes?: Buffer,
-): Decision {
-  const { policy } = session;
-  // The connection's character set may be one (GBK, SJIS, BIG5, …) whose characters hide a
-  // backtick or backslash from a UTF-8 reading: the text must pass as each reads it too.
-  const others = policy && bytes ? multibyteReadings(bytes) : [];
-  return decisionOf(judgeSql('mysql', text, policy, others), text, offered);
-}
-
-/** decide for a large text under rules: judged in the SQL judge's worker thread. */
-export async function decideOffThread(
-  text: string,
-  session: DbSession,
-  offered: (database: string) => boolean,
-  bytes: Buffer,
-): Promise<Decision> {
-  const verdict = await judgeSqlOffThread('mysql', text, session.policy, bytes);
-  return decisionOf(verdict, text, offered);
+): Decision | Promise<Decision> {
+  const verdict = judgeClientText('mysql', text, session.policy, bytes);
+  return verdict instanceof Promise
+    ? verdict.then((v) => decisionOf(v, text, offered))
+    : decisionOf(verdict, text, offered);
 }
 
 function decisionOf(

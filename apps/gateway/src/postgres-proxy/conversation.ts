@@ -19,13 +19,7 @@
  * the encoding) must also pass as those encodings read it (sql-audit/multibyte-readings.ts).
  */
 import type { SqlPolicy, SqlRule } from '@portcullis/contract';
-import {
-  judgeSql,
-  judgeSqlOffThread,
-  LARGE_TEXT,
-  multibyteReadings,
-  type SqlVerdict,
-} from '../sql-audit';
+import { judgeClientText, type SqlVerdict } from '../sql-audit';
 import type { StatementEntry } from '../db-proxy/session';
 import { BodyReader, errorFields, errorResponse, message, ProtocolError } from './messages';
 
@@ -52,6 +46,28 @@ const UNSAFE_ENCODINGS = new Set([
 const ch = (c: string) => c.charCodeAt(0);
 /** What a client may send during COPY FROM STDIN: CopyData, CopyDone, CopyFail, Sync, Flush. */
 const COPY_IN_MESSAGES = new Set(['d', 'c', 'f', 'S', 'H'].map(ch));
+
+type Simple = Extract<Pending, { kind: 'simple' }>;
+
+/** A simple Query (or function call) awaiting its answer; built field by field, per query. */
+function simpleRequest(statements: string[]): Simple {
+  return {
+    kind: 'simple',
+    statements,
+    index: 0,
+    since: performance.now(),
+    startedAt: Date.now(),
+    rows: 0,
+  };
+}
+
+/** `then` on a verdict that may be a promise (a large text judged off the event loop). */
+function judged<T>(
+  verdict: SqlVerdict | Promise<SqlVerdict>,
+  then: (v: SqlVerdict) => T,
+): T | Promise<T> {
+  return verdict instanceof Promise ? verdict.then(then) : then(verdict);
+}
 
 /** A statement log entry, built field by field (not spread: it is made for every statement). */
 function entryOf(
@@ -171,22 +187,14 @@ export class Conversation {
     switch (String.fromCharCode(type)) {
       case 'Q': {
         const text = new BodyReader(body).cstring();
-        if (this.policy && text.length >= LARGE_TEXT) {
-          return this.judgeLater(text, body, 0).then((verdict) => this.query(text, verdict, raw));
-        }
-        return this.query(text, this.judge(text, body, 0), raw);
+        return judged(this.judge(text, body, 0), (verdict) => this.query(text, verdict, raw));
       }
       case 'P': {
         const r = new BodyReader(body);
         const name = r.cstring();
         const text = r.cstring();
-        const start = Buffer.byteLength(name) + 1;
-        if (this.policy && text.length >= LARGE_TEXT) {
-          return this.judgeLater(text, body, start).then((verdict) =>
-            this.parse(name, text, verdict, raw),
-          );
-        }
-        return this.parse(name, text, this.judge(text, body, start), raw);
+        const verdict = this.judge(text, body, Buffer.byteLength(name) + 1);
+        return judged(verdict, (v) => this.parse(name, text, v, raw));
       }
       case 'B': {
         const r = new BodyReader(body);
@@ -223,24 +231,18 @@ export class Conversation {
       case 'F': {
         // A function call by oid (libpq's PQfn, large objects) carries no statement text: with
         // rules it is refused (fail closed), by the same stand-in as a refused query.
-        const base = {
-          kind: 'simple' as const,
-          index: 0,
-          since: performance.now(),
-          startedAt: Date.now(),
-          rows: 0,
-        };
         if (this.policy) {
-          const refused: Refusal = {
+          const simple = simpleRequest([]);
+          simple.refused = {
             message: 'Portcullis refused a function call by number: this database has rules',
             text: '(function call)',
             rule: 'unreadable',
             at: Date.now(),
           };
-          this.pending.push({ ...base, statements: [], refused });
+          this.pending.push(simple);
           return message('Q', BLOCKED_SENTINEL);
         }
-        this.pending.push({ ...base, statements: ['(function call)'] });
+        this.pending.push(simpleRequest(['(function call)']));
         return raw;
       }
       case 'H': // Flush
@@ -254,28 +256,15 @@ export class Conversation {
 
   /** A simple Query judged: its message (or its stand-in), and what it waits for. */
   private query(text: string, verdict: SqlVerdict, raw: Buffer): Buffer {
-    const base = {
-      kind: 'simple' as const,
-      index: 0,
-      since: performance.now(),
-      startedAt: Date.now(),
-      rows: 0,
-    };
     if (verdict.action === 'block') {
-      this.pending.push({ ...base, statements: [], refused: this.refuse(text, verdict) });
+      const simple = simpleRequest([]);
+      simple.refused = this.refuse(text, verdict);
+      this.pending.push(simple);
       return message('Q', BLOCKED_SENTINEL);
     }
     const notice = this.notice(text, verdict);
     const statements = verdict.statements.map((s) => s.text);
-    // Built field by field, not spread: this runs for every query.
-    const simple: Extract<Pending, { kind: 'simple' }> = {
-      kind: 'simple',
-      statements: statements.length > 0 ? statements : [text],
-      index: 0,
-      since: base.since,
-      startedAt: base.startedAt,
-      rows: 0,
-    };
+    const simple = simpleRequest(statements.length > 0 ? statements : [text]);
     if (notice) simple.notice = notice;
     this.pending.push(simple);
     return raw;
@@ -409,28 +398,19 @@ export class Conversation {
     return raw;
   }
 
-  /** Judges a statement text: `body` holds its bytes from `start`, up to a NUL. */
-  private judge(text: string, body: Buffer, start: number): SqlVerdict {
-    const refusal = this.encodingRefusal();
-    if (refusal) return refusal;
-    const bytes = this.uncertainBytes(body, start);
-    return judgeSql('postgresql', text, this.policy, bytes ? multibyteReadings(bytes) : []);
-  }
-
-  /** judge for a large text, in the SQL judge's worker thread (sql-audit/off-thread.ts). */
-  private judgeLater(text: string, body: Buffer, start: number): Promise<SqlVerdict> {
-    const refusal = this.encodingRefusal();
-    if (refusal) return Promise.resolve(refusal);
-    return judgeSqlOffThread('postgresql', text, this.policy, this.uncertainBytes(body, start));
-  }
-
-  private encodingRefusal(): SqlVerdict | undefined {
-    if (!this.policy || !UNSAFE_ENCODINGS.has(this.encoding)) return undefined;
-    return {
-      action: 'block',
-      reason: 'unreadable',
-      message: `Portcullis refused this statement: the client encoding ${this.encoding} can hide statements from this database's rules; use UTF8`,
-    };
+  /**
+   * Judges a statement text (`body` holds its bytes from `start`, up to a NUL): at once, or a
+   * large text in the SQL judge's worker thread (sql-audit/off-thread.ts).
+   */
+  private judge(text: string, body: Buffer, start: number): SqlVerdict | Promise<SqlVerdict> {
+    if (this.policy && UNSAFE_ENCODINGS.has(this.encoding)) {
+      return {
+        action: 'block',
+        reason: 'unreadable',
+        message: `Portcullis refused this statement: the client encoding ${this.encoding} can hide statements from this database's rules; use UTF8`,
+      };
+    }
+    return judgeClientText('postgresql', text, this.policy, this.uncertainBytes(body, start));
   }
 
   /**

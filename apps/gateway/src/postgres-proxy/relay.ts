@@ -119,7 +119,7 @@ export function relaySession(options: RelayOptions): void {
   };
   const takeClientMessages = (): void => {
     const outs: Buffer[] = [];
-    let failure: string | undefined;
+    let failure: { err: unknown } | undefined;
     try {
       for (let m = reader.next(); m; m = reader.next()) {
         if (m.type === TERMINATE && cleanEnd(outs)) return;
@@ -137,9 +137,7 @@ export function relaySession(options: RelayOptions): void {
             },
             (err: unknown) => {
               judging = false;
-              const reason = err instanceof ProtocolError ? err.message : 'an unreadable message';
-              logger.info({ connection_id: session.connectionId, reason }, 'postgresql message');
-              end('protocol', true);
+              badMessage(err);
             },
           );
           break;
@@ -147,7 +145,7 @@ export function relaySession(options: RelayOptions): void {
         addPiece(outs, out);
       }
     } catch (err) {
-      failure = err instanceof ProtocolError ? err.message : 'an unreadable message';
+      failure = { err };
     }
     // One write for all of a chunk's messages (the chunk itself when they go unchanged): a
     // pipelined Parse/Bind/Execute/Sync is one packet in, one packet out. Those before a bad
@@ -155,14 +153,18 @@ export function relaySession(options: RelayOptions): void {
     // conversation will log them.
     if (!writePieces(target, outs)) client.pause();
     logFinished();
-    if (failure === undefined) return;
+    if (failure) badMessage(failure.err);
+  };
+  /** The client sent what the conversation cannot take: the session ends, saying why. */
+  const badMessage = (err: unknown): void => {
+    const reason = err instanceof ProtocolError ? err.message : 'an unreadable message';
     logger.info(
-      { connection_id: session.connectionId, reason: failure },
+      { connection_id: session.connectionId, reason },
       'postgresql client sent a bad message',
     );
     if (fromTarget.atBoundary) {
       client.write(
-        errorResponse({ severity: 'FATAL', code: '08P01', message: `Portcullis: ${failure}` }),
+        errorResponse({ severity: 'FATAL', code: '08P01', message: `Portcullis: ${reason}` }),
       );
     }
     end('protocol', true);

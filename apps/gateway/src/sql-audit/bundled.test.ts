@@ -16,6 +16,20 @@ import { embedPgWasm } from '../../scripts/embed-pg-wasm.mjs';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-bundled-judge-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** Bundles `entry` as scripts/bundle.mjs does the gateway: CommonJS, one file. */
+const bundle = (entry: string, outfile: string) =>
+  build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile,
+    external: ['cpu-features', 'pg-native', '*.node'],
+    plugins: [embedPgWasm],
+    logLevel: 'error',
+  });
+
 it('judges PostgreSQL from a bundle that carries the parser inside', async () => {
   const entry = path.join(dir, 'entry.ts');
   fs.writeFileSync(
@@ -29,18 +43,7 @@ it('judges PostgreSQL from a bundle that carries the parser inside', async () =>
     ].join('\n'),
   );
   const out = path.join(dir, 'out', 'judge.cjs');
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    // As the shipped bundle: CommonJS, one file.
-    format: 'cjs',
-    outfile: out,
-    external: ['cpu-features', 'pg-native', '*.node'],
-    plugins: [embedPgWasm],
-    logLevel: 'error',
-  });
+  await bundle(entry, out);
   expect(fs.readdirSync(path.dirname(out))).toEqual(['judge.cjs']);
   const { stdout } = await promisify(execFile)(process.execPath, [out], { cwd: dir });
   expect(JSON.parse(stdout)).toMatchObject({ action: 'block', reason: 'rule' });
@@ -66,17 +69,7 @@ it('judges a large text in a worker thread running the bundle itself', async () 
     ].join('\n'),
   );
   const out = path.join(dir, 'worker-out', 'gateway.cjs');
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    outfile: out,
-    external: ['cpu-features', 'pg-native', '*.node'],
-    plugins: [embedPgWasm],
-    logLevel: 'error',
-  });
+  await bundle(entry, out);
   const { stdout } = await promisify(execFile)(process.execPath, [out], { cwd: dir });
   expect(JSON.parse(stdout)).toMatchObject({ action: 'block', reason: 'rule' });
 }, 60_000);

@@ -17,12 +17,11 @@
  */
 import { loadPostgresParser } from './postgres';
 
-export { multibyteReadings } from './multibyte-readings';
 export { mysqlCode } from './mysql';
 export {
   isJudgeWorker,
+  judgeClientText,
   judgeSqlOffThread,
-  LARGE_TEXT,
   runJudgeWorker,
   useJudgeWorkerEntry,
 } from './off-thread';

@@ -59,10 +59,12 @@ export function runJudgeWorker(): void {
         let verdict: SqlVerdict;
         try {
           const { bytes } = request;
-          const others = bytes
-            ? multibyteReadings(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length))
-            : [];
-          verdict = judgeSql(request.dialect, request.sql, request.policy, others);
+          verdict = judgeWithBytes(
+            request.dialect,
+            request.sql,
+            request.policy,
+            bytes && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
+          );
         } catch {
           verdict = failed('the judge failed');
         }
@@ -145,4 +147,29 @@ export function judgeSqlOffThread(
       resolve(failed(err instanceof Error ? err.message : 'no worker'));
     }
   });
+}
+
+/** judgeSql, the text's bytes (when given) also read as multibyte character sets would. */
+function judgeWithBytes(
+  dialect: SqlDialect,
+  sql: string,
+  policy: SqlPolicy | undefined,
+  bytes: Buffer | undefined,
+): SqlVerdict {
+  return judgeSql(dialect, sql, policy, policy && bytes ? multibyteReadings(bytes) : []);
+}
+
+/**
+ * Judges a statement text a client sent: here, or for a text of {@link LARGE_TEXT} characters
+ * or more under rules, in the worker (a promise then). `bytes`, the text as the client sent it,
+ * when it must also pass as the multibyte character sets read it (multibyte-readings.ts).
+ */
+export function judgeClientText(
+  dialect: SqlDialect,
+  sql: string,
+  policy: SqlPolicy | undefined,
+  bytes?: Buffer,
+): SqlVerdict | Promise<SqlVerdict> {
+  if (policy && sql.length >= LARGE_TEXT) return judgeSqlOffThread(dialect, sql, policy, bytes);
+  return judgeWithBytes(dialect, sql, policy, bytes);
 }

@@ -2,10 +2,11 @@
  * What the database proxies' end-to-end tests (postgres-proxy.test.ts, mysql-proxy.test.ts)
  * share: the stack they run on (the real server, a cluster whose real gateway runs the
  * database proxies, the database as a resource, and a member with a code for it), setting a
- * database's rules as an administrator does, the member's sessions of one way, and a session's
- * statement log as the member downloads it.
+ * database's rules as an administrator does, the member's sessions of one way, a session's
+ * statement log as the member downloads it, and a raw PostgreSQL protocol client.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Selectable } from 'kysely';
@@ -132,6 +133,32 @@ export const until = async (
     await new Promise((r) => setTimeout(r, 50));
   }
 };
+
+/**
+ * A PostgreSQL client that speaks the protocol byte by byte to the gateway, for what drivers
+ * never send: it sends `startup` and keeps every byte the gateway answers.
+ */
+export async function rawPostgresSession(port: number, startup: Buffer) {
+  const socket = net.connect({ host: '127.0.0.1', port });
+  socket.on('error', () => undefined);
+  await new Promise((r) => socket.once('connect', r));
+  let received = Buffer.alloc(0);
+  socket.on('data', (d: Buffer) => (received = Buffer.concat([received, d])));
+  const closed = new Promise<void>((r) => socket.once('close', () => r()));
+  socket.write(startup);
+  // eslint-disable-next-line no-control-regex -- protocol bytes
+  const readyCount = () => received.toString('latin1').split(/Z\0\0\0\x05[ITE]/).length - 1;
+  /** Waits for the n-th ReadyForQuery. */
+  const ready = async (n: number) => until(() => readyCount() >= n, 5000);
+  return {
+    socket,
+    received: () => received,
+    text: () => received.toString('latin1'),
+    ready,
+    readyCount,
+    closed,
+  };
+}
 
 /** Saves a database's security settings; what `body` leaves out is off or empty. */
 export async function setRules(

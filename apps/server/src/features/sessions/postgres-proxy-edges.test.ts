@@ -15,6 +15,7 @@ import {
 } from '../../../../gateway/src/postgres-proxy/messages';
 import type { TestApp, TestClient } from '../../test/harness';
 import {
+  rawPostgresSession,
   sessionsOf,
   setRules as setDatabaseRules,
   startDatabaseStack,
@@ -95,29 +96,10 @@ describe('the PostgreSQL proxy at its edges', () => {
     await superuser?.end();
   });
 
-  /** A client that speaks the protocol byte by byte. */
-  async function rawSession(startup?: Buffer) {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.on('error', () => undefined);
-    await new Promise((r) => socket.once('connect', r));
-    let received = Buffer.alloc(0);
-    socket.on('data', (d: Buffer) => (received = Buffer.concat([received, d])));
-    const closed = new Promise<void>((r) => socket.once('close', () => r()));
-    socket.write(
-      startup ?? startupPacket(PROTOCOL_3, 'user', code, 'database', SCRATCH, Buffer.from([0])),
-    );
-    // eslint-disable-next-line no-control-regex -- protocol bytes
-    const readyCount = () => received.toString('latin1').split(/Z\0\0\0\x05[ITE]/).length - 1;
-    const ready = async (n: number) => until(() => readyCount() >= n, 5000);
-    return {
-      socket,
-      received: () => received,
-      text: () => received.toString('latin1'),
-      ready,
-      readyCount,
-      closed,
-    };
-  }
+  /** A client that speaks the protocol byte by byte (database-test-kit.ts). */
+  const rawSession = (
+    startup = startupPacket(PROTOCOL_3, 'user', code, 'database', SCRATCH, Buffer.from([0])),
+  ) => rawPostgresSession(port, startup);
   const bindUnnamed = () => message('B', '', '', Buffer.alloc(2), Buffer.alloc(2), Buffer.alloc(2));
   const parseUnnamed = (sql: string | Buffer) =>
     message(

@@ -20,6 +20,7 @@ import type { TestApp, TestClient } from '../../test/harness';
 import { addResourcesTo, member, projectResourceId } from '../workgroups/test-fixtures';
 import {
   alarmsOf,
+  rawPostgresSession,
   sessionsOf,
   setRules as setDatabaseRules,
   startDatabaseStack,
@@ -550,17 +551,10 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
 
   /** A client that speaks the protocol byte by byte, for what drivers never send. */
   async function rawSession() {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.on('error', () => undefined);
-    await new Promise((r) => socket.once('connect', r));
-    let received = Buffer.alloc(0);
-    socket.on('data', (d: Buffer) => (received = Buffer.concat([received, d])));
-    const closed = new Promise<void>((r) => socket.once('close', () => r()));
-    socket.write(startupPacket(PROTOCOL_3, 'user', code, 'database', SCRATCH, Buffer.from([0])));
-    const ready = async (n: number) =>
-      until(() => received.toString('latin1').split('Z\0\0\0\x05').length > n, 5000);
-    await ready(1);
-    return { socket, text: () => received.toString('utf8'), ready, closed };
+    const startup = startupPacket(PROTOCOL_3, 'user', code, 'database', SCRATCH, Buffer.from([0]));
+    const raw = await rawPostgresSession(port, startup);
+    await raw.ready(1);
+    return raw;
   }
 
   it('logs the statement that runs, not a re-Parse of its name the database refused', async () => {
