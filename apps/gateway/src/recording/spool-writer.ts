@@ -1,6 +1,7 @@
 /**
  * The writer behind a session's spool file (a terminal recording, recorder.ts, and a database
- * session's statement log, db-proxy/statement-log.ts): text is queued in memory and appended in
+ * session's statement log, db-proxy/statement-log.ts): text is queued in memory (as UTF-8
+ * bytes outside the JavaScript heap, byte-queue.ts) and appended in
  * the background, one write at a time, so that a session never waits on the disk. What is
  * queued waits at most `flushMs` (a gateway killed with SIGKILL loses no more; the OS keeps
  * what was written), or is written at once past `eagerBytes`; what arrives during a write goes
@@ -12,11 +13,12 @@
  * or written is reported once through `onError`, and nothing more is written.
  */
 import fs from 'node:fs';
+import { ByteQueue } from './byte-queue';
 
 export interface SpoolWriterOptions {
   /** How long queued text may wait before it is written (ms). */
   flushMs: number;
-  /** Queued text (UTF-16 units) from which a write starts at once; without it, never. */
+  /** Queued bytes from which a write starts at once; without it, never. */
   eagerBytes?: number;
   /** The file could not be opened or written; called once, and nothing more is written. */
   onError(err: unknown, stage: 'open' | 'write'): void;
@@ -39,7 +41,7 @@ export interface SpoolWriter {
   abandon(): void;
   /** Writes what waits (after a write in progress) and closes the file. */
   close(): Promise<void>;
-  /** Queued text not yet being written (UTF-16 units: close enough to bytes). */
+  /** Queued bytes (UTF-8) not yet being written. */
   readonly pendingBytes: number;
   /** Bytes this writer has appended so far. */
   readonly written: number;
@@ -55,8 +57,7 @@ export interface SpoolWriter {
 /** Opens `file` for appending (created with mode 0600) and returns its writer. */
 export function createSpoolWriter(file: string, options: SpoolWriterOptions): SpoolWriter {
   const eagerBytes = options.eagerBytes ?? Infinity;
-  let pending: string[] = [];
-  let pendingBytes = 0;
+  const pending = new ByteQueue();
   let written = 0;
   let size = 0;
   /** The one write in progress: at most one, so memory holds it and `pending`, no more. */
@@ -67,8 +68,7 @@ export function createSpoolWriter(file: string, options: SpoolWriterOptions): Sp
 
   const stop = (): void => {
     failed = true;
-    pending = [];
-    pendingBytes = 0;
+    pending.clear();
   };
   const fail = (err: unknown, stage: 'open' | 'write'): void => {
     if (failed) return;
@@ -93,15 +93,12 @@ export function createSpoolWriter(file: string, options: SpoolWriterOptions): Sp
     if (failed) return Promise.resolve();
     // Taken in the same tick as `pending`, so that the two writes agree.
     const extra = options.alongside?.();
-    if (pending.length === 0 && !extra) return Promise.resolve();
-    const text = pending.join('');
-    pending = [];
-    pendingBytes = 0;
+    if (pending.bytes === 0 && !extra) return Promise.resolve();
+    const buffers = pending.take();
     writing = (async () => {
       try {
-        if (text.length > 0) {
-          await (await fd).write(text);
-          const bytes = Buffer.byteLength(text);
+        if (buffers.length > 0) {
+          const bytes = await writeAll(await fd, buffers);
           written += bytes;
           size += bytes;
         }
@@ -113,8 +110,8 @@ export function createSpoolWriter(file: string, options: SpoolWriterOptions): Sp
       writing = undefined;
       // What arrived during the write goes next: at once when it is a lot (a busy session
       // keeps the disk busy instead of dropping), else within one flush period.
-      if (pending.length === 0 || closed) return;
-      if (pendingBytes >= eagerBytes) setImmediate(() => void flush());
+      if (pending.bytes === 0 || closed) return;
+      if (pending.bytes >= eagerBytes) setImmediate(() => void flush());
       else timer ??= setTimeout(() => void flush(), options.flushMs);
     });
     return writing;
@@ -124,8 +121,7 @@ export function createSpoolWriter(file: string, options: SpoolWriterOptions): Sp
     push(text) {
       if (closed || failed) return;
       pending.push(text);
-      pendingBytes += text.length;
-      if (pendingBytes >= eagerBytes && !writing) void flush();
+      if (pending.bytes >= eagerBytes && !writing) void flush();
       else timer ??= setTimeout(() => void flush(), options.flushMs);
     },
     schedule,
@@ -140,7 +136,7 @@ export function createSpoolWriter(file: string, options: SpoolWriterOptions): Sp
       await fd.then((h) => h.close()).catch(() => undefined);
     },
     get pendingBytes() {
-      return pendingBytes;
+      return pending.bytes;
     },
     get written() {
       return written;
@@ -158,4 +154,21 @@ export function createSpoolWriter(file: string, options: SpoolWriterOptions): Sp
       return closed;
     },
   };
+}
+
+/** Appends the buffers in order (a short write continues where it stopped); returns the bytes. */
+async function writeAll(handle: fs.promises.FileHandle, buffers: Buffer[]): Promise<number> {
+  let total = 0;
+  let rest = buffers;
+  while (rest.length > 0) {
+    const { bytesWritten } = await handle.writev(rest);
+    total += bytesWritten;
+    let skip = bytesWritten;
+    while (rest.length > 0 && skip >= rest[0]!.length) {
+      skip -= rest[0]!.length;
+      rest = rest.slice(1);
+    }
+    if (skip > 0) rest = [rest[0]!.subarray(skip), ...rest.slice(1)];
+  }
+  return total;
 }

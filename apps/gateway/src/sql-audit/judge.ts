@@ -76,7 +76,7 @@ export function judgeSql(
   let description = cache.get(sql);
   if (!description) {
     description = dialect === 'mysql' ? describeMysql(sql) : describePostgres(sql);
-    cache.set(sql, description);
+    if (!description.byShape) cache.set(sql, description);
   }
   if (otherReadings.length === 0) return applyPolicy(description, policy);
   const readings = [...description.readings];

@@ -55,7 +55,9 @@ export function describeMysql(sql: string): Description {
   const plain = plainShape(sql);
   if (plain) {
     const known = shapes.get(plain.shape);
-    if (known?.length === 1) return { readings: [[{ ...known[0]!, text: plain.text }]] };
+    if (known?.length === 1) {
+      return { readings: [[{ ...known[0]!, text: plain.text }]], byShape: true };
+    }
   }
   const hasBackslash = sql.includes('\\');
   const hasVersioned = sql.includes('/*!') || sql.includes('/*M!');

@@ -40,6 +40,12 @@ export interface StatementFacts {
  */
 export interface Description {
   readings: StatementFacts[][];
+  /**
+   * Found by its shape without lexing (a plain MySQL text, mysql.ts): the shape cache serves
+   * the next text of that shape, so the text itself is not cached as well (with a new literal
+   * each time, such entries would only churn the cache and the garbage collector).
+   */
+  byShape?: true;
 }
 
 /** Kinds that read (or only set session state). Anything else counts as a change. */
