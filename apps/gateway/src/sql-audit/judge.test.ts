@@ -208,6 +208,25 @@ describe.each(DIALECTS)('%s', (dialect) => {
 describe('mysql', () => {
   const d = 'mysql';
 
+  it('judges texts of one shape alike, each with its own text, and per policy', () => {
+    const notice = policy([{ op: 'delete', table: 'orders' }], [{ op: 'select', table: 'items' }]);
+    for (let id = 1; id <= 3; id++) {
+      const verdict = passed(d, `SELECT c FROM items WHERE id=${id}`, notice);
+      expect(verdict.statements).toEqual([
+        { text: `SELECT c FROM items WHERE id=${id}`, op: 'select', tables: ['items'] },
+      ]);
+      expect(verdict.notices).toEqual([{ op: 'select', table: 'items' }]);
+      expect(blocked(d, `DELETE FROM orders WHERE id=${id}`, notice)).toMatchObject({
+        reason: 'rule',
+        rule: { op: 'delete', table: 'orders' },
+      });
+    }
+    // Another session's rules get their own verdict on the same shapes.
+    blocked(d, 'SELECT c FROM items WHERE id=4', policy([{ op: 'select', table: 'items' }]));
+    expect(passed(d, 'DELETE FROM orders WHERE id=4', policy()).notices).toEqual([]);
+    expect(passed(d, 'SELECT c FROM items WHERE id=5', notice).notices).toHaveLength(1);
+  });
+
   it.each([
     '/*!50000 DELETE FROM orders */',
     '/*! DELETE FROM orders */',

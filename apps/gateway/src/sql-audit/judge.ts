@@ -78,7 +78,11 @@ export function judgeSql(
     description = dialect === 'mysql' ? describeMysql(sql) : describePostgres(sql);
     if (!description.byShape) cache.set(sql, description);
   }
-  if (otherReadings.length === 0) return applyPolicy(description, policy);
+  if (otherReadings.length === 0) {
+    return description.byShape
+      ? verdictByShape(description, description.byShape, policy)
+      : applyPolicy(description, policy);
+  }
   const readings = [...description.readings];
   for (const other of otherReadings) {
     readings.push(
@@ -86,6 +90,39 @@ export function judgeSql(
     );
   }
   return applyPolicy({ readings }, policy);
+}
+
+/**
+ * Per policy (one per session), the verdict on each shape's facts: every plain text of a shape
+ * gets the same one, with its own text, and the rules are applied once per shape, not per
+ * text (an application sends the same few shapes with new values all day).
+ */
+const shapeVerdicts = new WeakMap<SqlPolicy, WeakMap<StatementFacts, SqlVerdict>>();
+
+function verdictByShape(
+  description: Description,
+  shape: StatementFacts,
+  policy: SqlPolicy,
+): SqlVerdict {
+  let verdicts = shapeVerdicts.get(policy);
+  if (!verdicts) {
+    verdicts = new WeakMap();
+    shapeVerdicts.set(policy, verdicts);
+  }
+  const known = verdicts.get(shape);
+  if (!known) {
+    const verdict = applyPolicy(description, policy);
+    verdicts.set(shape, verdict);
+    return verdict;
+  }
+  const first = known.action === 'pass' ? known.statements[0] : undefined;
+  const text = description.readings[0]?.[0]?.text;
+  if (known.action === 'block' || !first || text === undefined) return known;
+  return {
+    action: 'pass',
+    statements: [{ text, op: first.op, tables: first.tables }],
+    notices: known.notices,
+  };
 }
 
 function applyPolicy(description: Description, policy: SqlPolicy): SqlVerdict {

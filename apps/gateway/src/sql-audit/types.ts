@@ -41,11 +41,13 @@ export interface StatementFacts {
 export interface Description {
   readings: StatementFacts[][];
   /**
-   * Found by its shape without lexing (a plain MySQL text, mysql.ts): the shape cache serves
-   * the next text of that shape, so the text itself is not cached as well (with a new literal
-   * each time, such entries would only churn the cache and the garbage collector).
+   * Found by its shape without lexing (a plain MySQL text, mysql.ts): the shape's own facts,
+   * shared by every text of the shape (their text is ''). The shape cache serves the next text
+   * of that shape, so the text itself is not cached as well (with a new literal each time,
+   * such entries would only churn the cache and the garbage collector), and the judge keeps
+   * its verdict on the shape, which is every such text's verdict.
    */
-  byShape?: true;
+  byShape?: StatementFacts;
 }
 
 /** Kinds that read (or only set session state). Anything else counts as a change. */
