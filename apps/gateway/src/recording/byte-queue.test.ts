@@ -42,6 +42,18 @@ describe('byte queue', () => {
     expect(joined(queue.take())).toBe(expected);
   });
 
+  it('holds no buffer after a take (an idle session keeps nothing), and little before', () => {
+    const queue = new ByteQueue();
+    queue.push('$ ');
+    expect(queue.held).toBeLessThanOrEqual(1024);
+    queue.take();
+    expect(queue.held).toBe(0);
+    for (let i = 0; i < 10_000; i++) queue.push('a statement log line of about sixty bytes, say\n');
+    expect(queue.held).toBeLessThan(2 * queue.bytes);
+    queue.take();
+    expect(queue.held).toBe(0);
+  });
+
   it('drops everything on clear', () => {
     const queue = new ByteQueue();
     queue.push('gone');

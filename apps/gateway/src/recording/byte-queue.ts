@@ -8,8 +8,14 @@
  * Copied into a buffer at once, the string dies young and the bytes cost the collector nothing.
  */
 
-/** Size of each buffer; a longer text gets a buffer of its own size. */
-const CHUNK_BYTES = 64 * 1024;
+/**
+ * Buffer sizes: the first after a take is sized by what the last take held (at least
+ * {@link MIN_CHUNK}), each next one twice the last, up to {@link MAX_CHUNK}; a longer text gets
+ * a buffer of its own size. A queue holds no buffer between takes, so a thousand idle sessions
+ * hold nothing, and a busy one allocates a few buffers per flush.
+ */
+const MIN_CHUNK = 1024;
+const MAX_CHUNK = 64 * 1024;
 
 export class ByteQueue {
   /** Filled parts waiting to be taken, in order. */
@@ -19,6 +25,7 @@ export class ByteQueue {
   #start = 0;
   #end = 0;
   #bytes = 0;
+  #nextSize = MIN_CHUNK;
 
   /** Bytes queued. */
   get bytes(): number {
@@ -30,7 +37,8 @@ export class ByteQueue {
     const most = text.length * 3;
     if (!this.#current || this.#current.length - this.#end < most) {
       this.#retire();
-      this.#current = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, most));
+      this.#current = Buffer.allocUnsafeSlow(Math.max(this.#nextSize, most));
+      this.#nextSize = Math.min(this.#nextSize * 2, MAX_CHUNK);
       this.#start = 0;
       this.#end = 0;
     }
@@ -39,12 +47,24 @@ export class ByteQueue {
     this.#bytes += written;
   }
 
-  /** Everything queued, in order; the queue is then empty (the buffers stay the caller's). */
+  /** Bytes of the buffers the queue holds, queued or room to fill (0 after a take). */
+  get held(): number {
+    return (
+      this.#full.reduce((sum, b) => sum + b.buffer.byteLength, 0) + (this.#current?.length ?? 0)
+    );
+  }
+
+  /**
+   * Everything queued, in order; the queue is then empty and holds no buffer (the buffers are
+   * the caller's).
+   */
   take(): Buffer[] {
     this.#retire();
     const taken = this.#full;
+    this.#nextSize = Math.min(Math.max(MIN_CHUNK, this.#bytes), MAX_CHUNK);
     this.#full = [];
     this.#bytes = 0;
+    this.#current = undefined;
     return taken;
   }
 
