@@ -44,6 +44,8 @@ describe('byte queue', () => {
 
   it('holds no buffer after a take (an idle session keeps nothing), and little before', () => {
     const queue = new ByteQueue();
+    queue.push('');
+    expect(queue.held).toBe(0);
     queue.push('$ ');
     expect(queue.held).toBeLessThanOrEqual(1024);
     queue.take();

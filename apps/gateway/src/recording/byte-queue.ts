@@ -33,6 +33,7 @@ export class ByteQueue {
   }
 
   push(text: string): void {
+    if (text.length === 0) return;
     // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 for 2).
     const most = text.length * 3;
     if (!this.#current || this.#current.length - this.#end < most) {
