@@ -14,7 +14,7 @@
  * result (the first from when the text was forwarded).
  */
 import { formatError, type SqlRule } from '@portcullis/contract';
-import { judgeClientText, mysqlCode, type SqlVerdict } from '../sql-audit';
+import { judgeClientText, mysqlCode, whenJudged, type SqlVerdict } from '../sql-audit';
 import type { DbSession, StatementEntry } from '../db-proxy/session';
 import type { Result } from './results';
 
@@ -69,9 +69,7 @@ export function decide(
   bytes?: Buffer,
 ): Decision | Promise<Decision> {
   const verdict = judgeClientText('mysql', text, session.policy, bytes);
-  return verdict instanceof Promise
-    ? verdict.then((v) => decisionOf(v, text, offered))
-    : decisionOf(verdict, text, offered);
+  return whenJudged(verdict, (v) => decisionOf(v, text, offered));
 }
 
 function decisionOf(

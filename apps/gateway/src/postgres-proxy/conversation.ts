@@ -19,7 +19,7 @@
  * the encoding) must also pass as those encodings read it (sql-audit/multibyte-readings.ts).
  */
 import type { SqlPolicy, SqlRule } from '@portcullis/contract';
-import { judgeClientText, type SqlVerdict } from '../sql-audit';
+import { judgeClientText, whenJudged, type SqlVerdict } from '../sql-audit';
 import type { StatementEntry } from '../db-proxy/session';
 import { BodyReader, errorFields, errorResponse, message, ProtocolError } from './messages';
 
@@ -59,14 +59,6 @@ function simpleRequest(statements: string[]): Simple {
     startedAt: Date.now(),
     rows: 0,
   };
-}
-
-/** `then` on a verdict that may be a promise (a large text judged off the event loop). */
-function judged<T>(
-  verdict: SqlVerdict | Promise<SqlVerdict>,
-  then: (v: SqlVerdict) => T,
-): T | Promise<T> {
-  return verdict instanceof Promise ? verdict.then(then) : then(verdict);
 }
 
 /** A statement log entry, built field by field (not spread: it is made for every statement). */
@@ -187,14 +179,14 @@ export class Conversation {
     switch (String.fromCharCode(type)) {
       case 'Q': {
         const text = new BodyReader(body).cstring();
-        return judged(this.judge(text, body, 0), (verdict) => this.query(text, verdict, raw));
+        return whenJudged(this.judge(text, body, 0), (verdict) => this.query(text, verdict, raw));
       }
       case 'P': {
         const r = new BodyReader(body);
         const name = r.cstring();
         const text = r.cstring();
         const verdict = this.judge(text, body, Buffer.byteLength(name) + 1);
-        return judged(verdict, (v) => this.parse(name, text, v, raw));
+        return whenJudged(verdict, (v) => this.parse(name, text, v, raw));
       }
       case 'B': {
         const r = new BodyReader(body);

@@ -24,6 +24,7 @@ export {
   judgeSqlOffThread,
   runJudgeWorker,
   useJudgeWorkerEntry,
+  whenJudged,
 } from './off-thread';
 
 export { judgeSql, type JudgedStatement, type SqlDialect, type SqlVerdict } from './judge';

@@ -115,12 +115,14 @@ function verdictByShape(
     verdicts.set(shape, verdict);
     return verdict;
   }
-  const first = known.action === 'pass' ? known.statements[0] : undefined;
-  const text = description.readings[0]?.[0]?.text;
-  if (known.action === 'block' || !first || text === undefined) return known;
+  if (known.action === 'block') return known;
+  const [first] = known.statements;
+  const [facts] = description.readings[0] ?? [];
+  // A plain text is one statement; were it not, another text's statement must not be reused.
+  if (!first || !facts) return applyPolicy(description, policy);
   return {
     action: 'pass',
-    statements: [{ text, op: first.op, tables: first.tables }],
+    statements: [{ text: facts.text, op: first.op, tables: first.tables }],
     notices: known.notices,
   };
 }

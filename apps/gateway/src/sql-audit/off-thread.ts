@@ -173,3 +173,11 @@ export function judgeClientText(
   if (policy && sql.length >= LARGE_TEXT) return judgeSqlOffThread(dialect, sql, policy, bytes);
   return judgeWithBytes(dialect, sql, policy, bytes);
 }
+
+/** `then` on what {@link judgeClientText} gave: at once, or when the worker has answered. */
+export function whenJudged<T>(
+  verdict: SqlVerdict | Promise<SqlVerdict>,
+  then: (verdict: SqlVerdict) => T,
+): T | Promise<T> {
+  return verdict instanceof Promise ? verdict.then(then) : then(verdict);
+}
