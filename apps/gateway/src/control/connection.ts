@@ -10,13 +10,14 @@
 import type { Duplex } from 'node:stream';
 import WebSocket from 'ws';
 import type { Logger } from '../core/logger';
-import { corkForTick } from './tick-cork';
+import { corkAWhile, corkForTick } from './tick-cork';
 import {
   CONTROL_PROTOCOL,
   encodeRecordingFrame,
   GatewayMessageSchema,
   HEARTBEAT_GRACE_SECONDS,
   HEARTBEAT_SECONDS,
+  RECORDING_CHUNK_BYTES,
   ServerMessageSchema,
   type GatewayMessage,
   type RecordingChunk,
@@ -34,6 +35,11 @@ export const CLOSE_UPDATE_REQUIRED = 4426;
 export const CLOSE_BAD_HELLO = 4400;
 /** HTTP statuses of a refused upgrade that mean the key is wrong, not that the server is down. */
 const KEY_REJECTED_STATUSES = new Set([401, 403]);
+/**
+ * How long a message the server need not hurry on (a session's end, a recording's short chunk)
+ * may wait for company: the next request takes it along sooner.
+ */
+const CAN_WAIT_MS = 20;
 /** Largest frame the gateway accepts from the server. */
 const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
@@ -116,6 +122,13 @@ export function openConnection(params: ConnectionParams): Connection {
   /** The TCP (or TLS) socket under the WebSocket, once upgraded. */
   let rawSocket: Duplex | undefined;
 
+  /** Holds the socket's writes for the tick, or a while for what the server need not hurry. */
+  const hold = (canWait: boolean): void => {
+    if (!rawSocket) return;
+    if (canWait) corkAWhile(rawSocket, CAN_WAIT_MS);
+    else corkForTick(rawSocket);
+  };
+
   const send = (message: GatewayMessage): boolean => {
     if (ws.readyState !== WebSocket.OPEN) return false;
     const checked = GatewayMessageSchema.safeParse(message);
@@ -123,7 +136,7 @@ export function openConnection(params: ConnectionParams): Connection {
       logger.error({ type: message.type }, 'refusing to send a message the contract rejects');
       return false;
     }
-    if (rawSocket) corkForTick(rawSocket);
+    hold(message.type === 'session_end');
     ws.send(JSON.stringify(checked.data));
     return true;
   };
@@ -141,7 +154,9 @@ export function openConnection(params: ConnectionParams): Connection {
       });
     }
     if (ws.readyState !== WebSocket.OPEN) return false;
-    if (rawSocket) corkForTick(rawSocket);
+    // A short chunk is a session's last (or a live one's, the next a second away): the session
+    // is over, nobody waits on it. A full one has more behind it, which waits for its ack.
+    hold(chunk.data.length < RECORDING_CHUNK_BYTES);
     ws.send(encodeRecordingFrame(chunk, CONTROL_PROTOCOL), { binary: true });
     return true;
   };

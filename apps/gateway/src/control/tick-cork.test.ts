@@ -2,7 +2,7 @@
 // the server), and nothing waits past the tick.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { corkForTick } from './tick-cork';
+import { corkAWhile, corkForTick } from './tick-cork';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
@@ -75,5 +75,32 @@ describe('corkForTick', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(writes()).toBe(2);
     await expect.poll(received).toBe('firstsecond');
+  });
+});
+
+describe('corkAWhile', () => {
+  it('holds a session end until the next request takes it along, in one write', async () => {
+    const { socket, received } = await pair();
+    const writes = countWrites(socket);
+    corkAWhile(socket, 1000);
+    socket.write('session_end;');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(writes()).toBe(0);
+    corkForTick(socket);
+    socket.write('resolve_code;');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes()).toBe(1);
+    await expect.poll(received).toBe('session_end;resolve_code;');
+  });
+
+  it('sends it after the wait when no request comes', async () => {
+    const { socket, received } = await pair();
+    const writes = countWrites(socket);
+    corkAWhile(socket, 20);
+    socket.write('session_end;');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes()).toBe(0);
+    await expect.poll(received, { timeout: 1000 }).toBe('session_end;');
+    expect(writes()).toBe(1);
   });
 });

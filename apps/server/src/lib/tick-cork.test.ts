@@ -1,7 +1,7 @@
 // Replies written in one tick leave in one write to the kernel; the next tick's go at once.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { corkForTick } from './tick-cork';
+import { corkAWhile, corkForTick } from './tick-cork';
 
 /** A stream that records each batch handed to it: what a socket would make a system call of. */
 function recorder(): { stream: Writable; batches: string[] } {
@@ -33,5 +33,47 @@ describe('corkForTick (server)', () => {
     stream.write('welcome;');
     await new Promise((resolve) => setImmediate(resolve));
     expect(batches).toEqual(['code_resolved;session_started;recording_ack;', 'welcome;']);
+  });
+});
+
+describe('corkAWhile (server)', () => {
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('holds an acknowledgement nobody waits on until the next answer takes it along', async () => {
+    const { stream, batches } = recorder();
+    corkAWhile(stream, 1000);
+    stream.write('recording_ack;');
+    await tick();
+    expect(batches).toEqual([]);
+    corkForTick(stream);
+    stream.write('code_resolved;');
+    await tick();
+    expect(batches).toEqual(['recording_ack;code_resolved;']);
+    // Released: the next answer is not held.
+    corkForTick(stream);
+    stream.write('session_started;');
+    await tick();
+    expect(batches).toEqual(['recording_ack;code_resolved;', 'session_started;']);
+  });
+
+  it('lets it go on its own when nothing follows in time', async () => {
+    const { stream, batches } = recorder();
+    corkAWhile(stream, 20);
+    stream.write('recording_ack;');
+    corkAWhile(stream, 20);
+    stream.write('recording_ack;');
+    await tick();
+    expect(batches).toEqual([]);
+    await expect.poll(() => batches, { timeout: 1000 }).toEqual(['recording_ack;recording_ack;']);
+  });
+
+  it('does not hold back an answer of the same tick', async () => {
+    const { stream, batches } = recorder();
+    corkForTick(stream);
+    stream.write('code_resolved;');
+    corkAWhile(stream, 1000);
+    stream.write('recording_ack;');
+    await tick();
+    expect(batches).toEqual(['code_resolved;recording_ack;']);
   });
 });

@@ -27,7 +27,7 @@ import {
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { sha256Hex } from '../../lib/crypto';
-import { corkForTick } from '../../lib/tick-cork';
+import { corkAWhile, corkForTick } from '../../lib/tick-cork';
 import { nowSeconds } from '../../lib/time';
 import { createSessionControl, isSessionMessage, type GatewayLink } from '../sessions/control';
 import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
@@ -58,8 +58,14 @@ export interface GatewayHub {
   close(): Promise<void>;
 }
 
-function send(socket: WebSocket, message: ServerMessage, raw?: Duplex): void {
-  if (raw) corkForTick(raw);
+/** How long a message the gateway does not wait on may wait for company. */
+const CAN_WAIT_MS = 20;
+
+function send(socket: WebSocket, message: ServerMessage, raw?: Duplex, canWait = false): void {
+  if (raw) {
+    if (canWait) corkAWhile(raw, CAN_WAIT_MS);
+    else corkForTick(raw);
+  }
   socket.send(JSON.stringify(message));
 }
 
@@ -208,8 +214,10 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           socket,
           link: {
             networkId: networkId!,
-            send: (message) => {
-              if (socket.readyState === socket.OPEN) send(socket, message, request.raw.socket);
+            send: (message, canWait) => {
+              if (socket.readyState === socket.OPEN) {
+                send(socket, message, request.raw.socket, canWait);
+              }
             },
             log: request.log,
           },

@@ -10,6 +10,7 @@
 import {
   CONTROL_PROTOCOL,
   formatError,
+  RECORDING_CHUNK_BYTES,
   type GatewayMessage,
   type RecordingChunk,
   type ResolvedCode,
@@ -35,7 +36,8 @@ import { sessionSqlPolicy } from './sql-policy';
 /** One greeted gateway connection, as the hub knows it. */
 export interface GatewayLink {
   networkId: number;
-  send(message: ServerMessage): void;
+  /** `canWait`: the gateway does not wait on it; it may leave with the next message. */
+  send(message: ServerMessage, canWait?: boolean): void;
   log: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -275,7 +277,13 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
     if (outcome.refused) {
       link.log.warn({ connection_id: chunk.connection_id }, 'recording chunk refused');
     }
-    link.send({ v, type: 'recording_ack', connection_id: chunk.connection_id, ...outcome });
+    // After a short chunk (a session's last, or a live one's, whose next is a second away) the
+    // gateway sends nothing more of this recording until it is acknowledged, so it is in no
+    // hurry; after a full one more waits behind the acknowledgement.
+    link.send(
+      { v, type: 'recording_ack', connection_id: chunk.connection_id, ...outcome },
+      chunk.data.length < RECORDING_CHUNK_BYTES,
+    );
   };
 
   return {
