@@ -9,6 +9,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
 import type { Database } from './schema';
 import { migrationsFor, type Dialect } from './migrations/index';
+import { runPreparedOnSqlite } from './prepared';
 import { withStatementCache } from './statement-cache';
 import type { SqliteSynchronous } from '../config';
 
@@ -49,9 +50,9 @@ export async function openDatabase(options: {
     // keep the indexes a search walks in memory (bench/RESULTS.md). Both are upper bounds.
     file.pragma('cache_size = -65536');
     file.pragma('mmap_size = 268435456');
-    kysely = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(file) }),
-    });
+    const cached = withStatementCache(file);
+    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+    runPreparedOnSqlite(kysely, { database: file, prepare: (sql) => cached.prepare(sql) });
   }
   await migrate(kysely, dialect);
   return { kysely, dialect };

@@ -13,10 +13,11 @@
  */
 import { CODE_PATTERN, allowIpMatches, type ResolvedCode } from '@portcullis/contract';
 import type { AppContext } from '../../context';
+import { prepared } from '../../db/prepared';
 import { AppError } from '../../lib/app-error';
 import { nowSeconds } from '../../lib/time';
 import { verifyPassword } from '../auth/passwords';
-import { loginsOf, type LoginRow, type ResourceRow } from '../resources/service';
+import { loginsOfResource, type LoginRow, type ResourceRow } from '../resources/service';
 import { reachableResource } from '../workgroups/access';
 import { accountReachesProject } from '../workgroups/revoke';
 import { grantedUsernames, resourceUsernames } from '../workgroups/view';
@@ -39,27 +40,15 @@ export interface ResolvedWithRows {
   logins: LoginRow[];
 }
 
-export async function resolveCode(
-  ctx: AppContext,
-  request: ResolveCodeRequest,
-): Promise<ResolvedCode> {
-  return (await resolveCodeWithRows(ctx, request)).resolved;
-}
+// Built once (db/prepared.ts): a code is checked for every session.
+const tunnelByHash = prepared(['hash'], (db, v) =>
+  db.selectFrom('tunnel').selectAll().where('code_hash', '=', v.hash),
+);
 
-export async function resolveCodeWithRows(
-  ctx: AppContext,
-  request: ResolveCodeRequest,
-): Promise<ResolvedWithRows> {
-  if (!CODE_PATTERN.test(request.code)) throw new AppError('TunnelNotFound');
-  const tunnel = await ctx.db
-    .selectFrom('tunnel')
-    .selectAll()
-    .where('code_hash', '=', codeHash(request.code))
-    .executeTakeFirst();
-  if (!tunnel || tunnel.status !== 'enable') throw new AppError('TunnelNotFound');
-  // The workgroup's link to the resource, the resource and its cluster's safe mode, in one
-  // query: a code is checked for every session, and each query is a round of work.
-  const row = await ctx.db
+// The workgroup's link to the resource, the resource and its cluster's safe mode, in one
+// query: each query is a round of work.
+const linkedResource = prepared(['link', 'company'], (db, v) =>
+  db
     .selectFrom('project_resource')
     .innerJoin('project', 'project.id', 'project_resource.project_id')
     .innerJoin('resource', 'resource.id', 'project_resource.resource_id')
@@ -72,11 +61,44 @@ export async function resolveCodeWithRows(
       'project_resource.created_at as link_created_at',
       'network.safe_mode as network_safe_mode',
     ])
-    .where('project_resource.id', '=', tunnel.project_resource_id)
-    .where('project.company_id', '=', tunnel.company_id)
+    .where('project_resource.id', '=', v.link)
+    .where('project.company_id', '=', v.company)
     // A resource of a cluster whose share ended is out of reach.
-    .where(reachableResource(tunnel.company_id))
-    .executeTakeFirst();
+    .where(reachableResource(v.company)),
+);
+
+const accountById = prepared(['id'], (db, v) =>
+  db.selectFrom('account').selectAll().where('id', '=', v.id),
+);
+
+const chosenUsername = prepared(['link', 'account'], (db, v) =>
+  db
+    .selectFrom('project_resource_default')
+    .select('default_username')
+    .where('project_resource_id', '=', v.link)
+    .where('account_id', '=', v.account),
+);
+
+export async function resolveCode(
+  ctx: AppContext,
+  request: ResolveCodeRequest,
+): Promise<ResolvedCode> {
+  return (await resolveCodeWithRows(ctx, request)).resolved;
+}
+
+export async function resolveCodeWithRows(
+  ctx: AppContext,
+  request: ResolveCodeRequest,
+): Promise<ResolvedWithRows> {
+  if (!CODE_PATTERN.test(request.code)) throw new AppError('TunnelNotFound');
+  const [tunnel] = (await tunnelByHash.execute(ctx.db, { hash: codeHash(request.code) })).rows;
+  if (!tunnel || tunnel.status !== 'enable') throw new AppError('TunnelNotFound');
+  const [row] = (
+    await linkedResource.execute(ctx.db, {
+      link: tunnel.project_resource_id,
+      company: tunnel.company_id,
+    })
+  ).rows;
   if (!row || row.network_id !== request.networkId) throw new AppError('TunnelNotFound');
   const {
     link_id,
@@ -94,17 +116,14 @@ export async function resolveCodeWithRows(
     resource_id: resource.id,
   };
   if (tunnel.expire_time <= nowSeconds()) throw new AppError('TunnelExpire');
-  const account = await ctx.db
-    .selectFrom('account')
-    .selectAll()
-    .where('id', '=', tunnel.account_id)
-    .executeTakeFirstOrThrow();
+  const [account] = (await accountById.execute(ctx.db, { id: tunnel.account_id })).rows;
+  if (!account) throw new AppError('TunnelNotFound');
   if (account.status !== 0) throw new AppError('AccountDisabled');
   if (!(await accountReachesProject(ctx, account, link.project_id)))
     throw new AppError('TunnelNotFound');
   if (!allowIpMatches(tunnel.allow_ip, request.clientIp)) throw new AppError('IPNotInWhiteList');
 
-  const logins = (await loginsOf(ctx, [resource.id])).get(resource.id) ?? [];
+  const logins = await loginsOfResource(ctx, resource.id);
   const granted = grantedUsernames(link, resourceUsernames(resource, logins));
   let loginUsers: string[];
   if (tunnel.type === 'tmp_share') {
@@ -121,13 +140,8 @@ export async function resolveCodeWithRows(
     if (Number(used.numUpdatedRows) !== 1) throw new AppError('TunnelExpire');
     loginUsers = [tunnel.tmp_username];
   } else {
-    const chosen = await ctx.db
-      .selectFrom('project_resource_default')
-      .select('default_username')
-      .where('project_resource_id', '=', link.id)
-      .where('account_id', '=', account.id)
-      .executeTakeFirst();
-    const preferred = chosen?.default_username;
+    const chosen = await chosenUsername.execute(ctx.db, { link: link.id, account: account.id });
+    const preferred = chosen.rows[0]?.default_username;
     loginUsers =
       preferred && granted.includes(preferred)
         ? [preferred, ...granted.filter((u) => u !== preferred)]

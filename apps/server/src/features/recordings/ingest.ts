@@ -12,6 +12,7 @@ import {
   type RecordingChunk,
 } from '@portcullis/contract';
 import type { AppContext } from '../../context';
+import { prepared } from '../../db/prepared';
 import { recordingStore } from './tiered-store';
 
 export interface ChunkOutcome {
@@ -19,18 +20,24 @@ export interface ChunkOutcome {
   refused: boolean;
 }
 
+// Built once (db/prepared.ts): read for every chunk.
+const chunkOwner = prepared(['connection', 'network'], (db, v) =>
+  db
+    .selectFrom('tunnel_connection as c')
+    .innerJoin('resource as r', 'r.id', 'c.resource_id')
+    .select(['c.company_id', 'c.recording'])
+    .where('c.id', '=', v.connection)
+    .where('r.network_id', '=', v.network),
+);
+
 export async function ingestChunk(
   ctx: AppContext,
   networkId: number,
   chunk: RecordingChunk,
 ): Promise<ChunkOutcome> {
-  const row = await ctx.db
-    .selectFrom('tunnel_connection as c')
-    .innerJoin('resource as r', 'r.id', 'c.resource_id')
-    .select(['c.company_id', 'c.recording'])
-    .where('c.id', '=', chunk.connection_id)
-    .where('r.network_id', '=', networkId)
-    .executeTakeFirst();
+  const [row] = (
+    await chunkOwner.execute(ctx.db, { connection: chunk.connection_id, network: networkId })
+  ).rows;
   if (!row) return { size: 0, refused: true };
   const { data } = chunk;
   const tooLarge = chunk.offset + data.length > RECORDING_MAX_BYTES + RECORDING_SLACK_BYTES;

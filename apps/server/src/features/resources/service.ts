@@ -13,6 +13,7 @@ import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { CreateResourceBodySchema, UpdateResourceBodySchema } from '@portcullis/contract';
 import type { AppContext } from '../../context';
+import { prepared } from '../../db/prepared';
 import type { ResourceLoginTable, ResourceTable } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { nowSeconds } from '../../lib/time';
@@ -68,6 +69,15 @@ export async function loginsOf(ctx: AppContext, ids: number[]): Promise<Map<numb
     .execute();
   for (const r of rows) map.set(r.resource_id, [...(map.get(r.resource_id) ?? []), r]);
   return map;
+}
+
+const loginsOfOne = prepared(['resource'], (db, v) =>
+  db.selectFrom('resource_login').selectAll().where('resource_id', '=', v.resource),
+);
+
+/** One resource's login users (a code check's; built once, db/prepared.ts). */
+export async function loginsOfResource(ctx: AppContext, id: number): Promise<LoginRow[]> {
+  return (await loginsOfOne.execute(ctx.db, { resource: id })).rows;
 }
 
 export async function teamResource(

@@ -6,6 +6,7 @@
  * Redis pub/sub (not built yet); the row alone does not say which gateway carries it.
  */
 import type { AppContext } from '../../context';
+import { prepared } from '../../db/prepared';
 import { nowSeconds } from '../../lib/time';
 import type { Grant } from './grants';
 
@@ -15,30 +16,60 @@ export interface ConnectionOrigin {
   clientIp: string;
 }
 
+// Built once (db/prepared.ts): one of each per session.
+const insertConnection = prepared(
+  ['company', 'account', 'at', 'tunnel', 'resource', 'way', 'ip'],
+  (db, v) =>
+    db
+      .insertInto('tunnel_connection')
+      .values({
+        company_id: v.company,
+        account_id: v.account,
+        created_at: v.at,
+        ended_at: null,
+        tunnel_id: v.tunnel,
+        resource_id: v.resource,
+        way: v.way,
+        client_ip: v.ip,
+      })
+      .returning('id'),
+);
+
+const endOne = prepared(['id', 'at'], (db, v) =>
+  db
+    .updateTable('tunnel_connection')
+    .set({ ended_at: v.at })
+    .where('id', '=', v.id)
+    .where('ended_at', 'is', null),
+);
+
 export async function openConnection(
   ctx: AppContext,
   grant: Grant,
   origin: ConnectionOrigin,
 ): Promise<number> {
-  const row = await ctx.db
-    .insertInto('tunnel_connection')
-    .values({
-      company_id: grant.resolved.company_id,
-      account_id: grant.resolved.account.id,
-      created_at: nowSeconds(),
-      ended_at: null,
-      tunnel_id: grant.resolved.tunnel_id,
-      resource_id: grant.resolved.resource.id,
+  const { resolved } = grant;
+  const [row] = (
+    await insertConnection.execute(ctx.db, {
+      company: resolved.company_id,
+      account: resolved.account.id,
+      at: nowSeconds(),
+      tunnel: resolved.tunnel_id,
+      resource: resolved.resource.id,
       way: origin.way,
-      client_ip: origin.clientIp,
+      ip: origin.clientIp,
     })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  ).rows;
+  if (!row) throw new Error('the new connection row has no id');
   return row.id;
 }
 
 export async function endConnections(ctx: AppContext, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
+  if (ids.length === 1) {
+    await endOne.execute(ctx.db, { id: ids[0], at: nowSeconds() });
+    return;
+  }
   await ctx.db
     .updateTable('tunnel_connection')
     .set({ ended_at: nowSeconds() })

@@ -6,6 +6,7 @@
  */
 import { SESSION_LOG_FILTERS_MAX } from '@portcullis/contract';
 import type { AppContext } from '../../context';
+import { prepared } from '../../db/prepared';
 
 export interface SessionLogFilters {
   /** The conditions, oldest first; at most SESSION_LOG_FILTERS_MAX. */
@@ -14,17 +15,21 @@ export interface SessionLogFilters {
   truncated: boolean;
 }
 
+// Built once (db/prepared.ts): read for every session.
+const conditionsOf = prepared(['network'], (db, v) =>
+  db
+    .selectFrom('log_filter')
+    .select('condition')
+    .where('network_id', '=', v.network)
+    .orderBy('id')
+    .limit(SESSION_LOG_FILTERS_MAX + 1),
+);
+
 export async function sessionLogFilters(
   ctx: AppContext,
   networkId: number,
 ): Promise<SessionLogFilters> {
-  const rows = await ctx.db
-    .selectFrom('log_filter')
-    .select('condition')
-    .where('network_id', '=', networkId)
-    .orderBy('id')
-    .limit(SESSION_LOG_FILTERS_MAX + 1)
-    .execute();
+  const { rows } = await conditionsOf.execute(ctx.db, { network: networkId });
   return {
     conditions: rows.slice(0, SESSION_LOG_FILTERS_MAX).map((r) => r.condition),
     truncated: rows.length > SESSION_LOG_FILTERS_MAX,

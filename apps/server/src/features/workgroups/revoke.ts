@@ -6,31 +6,38 @@
  */
 import { Role } from '@portcullis/contract';
 import type { AppContext } from '../../context';
+import { prepared } from '../../db/prepared';
 import type { AccountRow } from '../../db/schema';
 import { cutRevokedSessions } from '../sessions/revoke-sessions';
 
 /** The account reaches the workgroup: a team administrator, or a member directly or by group. */
+// Built once (db/prepared.ts): asked for every session's code check.
+const directMember = prepared(['project', 'account'], (db, v) =>
+  db
+    .selectFrom('project_member')
+    .select('project_id')
+    .where('project_id', '=', v.project)
+    .where('account_id', '=', v.account),
+);
+
+const memberViaGroup = prepared(['project', 'account'], (db, v) =>
+  db
+    .selectFrom('project_group')
+    .innerJoin('group_member', 'group_member.group_id', 'project_group.group_id')
+    .select('project_group.project_id')
+    .where('project_group.project_id', '=', v.project)
+    .where('group_member.account_id', '=', v.account),
+);
+
 export async function accountReachesProject(
   ctx: AppContext,
   account: AccountRow,
   projectId: number,
 ): Promise<boolean> {
   if (account.is_admin === Role.Admin) return true;
-  const direct = await ctx.db
-    .selectFrom('project_member')
-    .select('project_id')
-    .where('project_id', '=', projectId)
-    .where('account_id', '=', account.id)
-    .executeTakeFirst();
-  if (direct) return true;
-  const viaGroup = await ctx.db
-    .selectFrom('project_group')
-    .innerJoin('group_member', 'group_member.group_id', 'project_group.group_id')
-    .select('project_group.project_id')
-    .where('project_group.project_id', '=', projectId)
-    .where('group_member.account_id', '=', account.id)
-    .executeTakeFirst();
-  return viaGroup !== undefined;
+  const who = { project: projectId, account: account.id };
+  if ((await directMember.execute(ctx.db, who)).rows.length > 0) return true;
+  return (await memberViaGroup.execute(ctx.db, who)).rows.length > 0;
 }
 
 /** Disables the live codes, on these workgroups, of accounts that no longer reach them. */
