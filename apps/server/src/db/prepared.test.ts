@@ -76,6 +76,11 @@ describe('prepared queries', () => {
       { condition: 'also', network_id: a },
     ]);
     expect(await run(b, 'al%')).toEqual([{ condition: 'alpha', network_id: b }]);
+    expect(await networkFilters.first(t.ctx.db, { network: a, like: 'al%' })).toEqual({
+      condition: 'alpha',
+      network_id: a,
+    });
+    expect(await networkFilters.first(t.ctx.db, { network: b, like: 'beta' })).toBeUndefined();
     // The builder's own constant (limit 2) stays where it was.
     expect(await run(a, '%')).toHaveLength(2);
     const built = await t.ctx.db

@@ -41,6 +41,8 @@ export type Placeholders<Name extends string> = Record<Name, never>;
 
 export interface PreparedQuery<Name extends string, Row> {
   execute(db: Kysely<Database>, values: Record<Name, unknown>): Promise<QueryResult<Row>>;
+  /** The first row, if any (as executeTakeFirst). */
+  first(db: Kysely<Database>, values: Record<Name, unknown>): Promise<Row | undefined>;
 }
 
 const MARK = '\u0000prepared:';
@@ -77,25 +79,24 @@ export function prepared<const Names extends readonly string[], Row>(
     return { query, slots };
   };
 
-  return {
-    execute(db, values) {
-      try {
-        let c = compiled.get(db);
-        if (!c) compiled.set(db, (c = compile(db)));
-        const parameters = c.slots.map((s) =>
-          'name' in s ? (values as Record<string, unknown>)[s.name] : s.constant,
-        );
-        const sqlite = sqliteHandles.get(db);
-        if (sqlite && !sqlite.database.inTransaction) {
-          return Promise.resolve(runOnSqlite<Row>(sqlite, c.query.sql, parameters));
-        }
-        return db.executeQuery<Row>({ ...c.query, parameters });
-      } catch (error) {
-        // As a query built anew fails: in the promise.
-        return Promise.reject(error as Error);
+  const execute: PreparedQuery<Names[number], Row>['execute'] = (db, values) => {
+    try {
+      let c = compiled.get(db);
+      if (!c) compiled.set(db, (c = compile(db)));
+      const parameters = c.slots.map((s) =>
+        'name' in s ? (values as Record<string, unknown>)[s.name] : s.constant,
+      );
+      const sqlite = sqliteHandles.get(db);
+      if (sqlite && !sqlite.database.inTransaction) {
+        return Promise.resolve(runOnSqlite<Row>(sqlite, c.query.sql, parameters));
       }
-    },
+      return db.executeQuery<Row>({ ...c.query, parameters });
+    } catch (error) {
+      // As a query built anew fails: in the promise.
+      return Promise.reject(error as Error);
+    }
   };
+  return { execute, first: async (db, values) => (await execute(db, values)).rows[0] };
 }
 
 /** As kysely's SQLite driver runs a query (sqlite-driver.js), synchronously. */

@@ -91,14 +91,12 @@ export async function resolveCodeWithRows(
   request: ResolveCodeRequest,
 ): Promise<ResolvedWithRows> {
   if (!CODE_PATTERN.test(request.code)) throw new AppError('TunnelNotFound');
-  const [tunnel] = (await tunnelByHash.execute(ctx.db, { hash: codeHash(request.code) })).rows;
+  const tunnel = await tunnelByHash.first(ctx.db, { hash: codeHash(request.code) });
   if (!tunnel || tunnel.status !== 'enable') throw new AppError('TunnelNotFound');
-  const [row] = (
-    await linkedResource.execute(ctx.db, {
-      link: tunnel.project_resource_id,
-      company: tunnel.company_id,
-    })
-  ).rows;
+  const row = await linkedResource.first(ctx.db, {
+    link: tunnel.project_resource_id,
+    company: tunnel.company_id,
+  });
   if (!row || row.network_id !== request.networkId) throw new AppError('TunnelNotFound');
   const {
     link_id,
@@ -116,7 +114,7 @@ export async function resolveCodeWithRows(
     resource_id: resource.id,
   };
   if (tunnel.expire_time <= nowSeconds()) throw new AppError('TunnelExpire');
-  const [account] = (await accountById.execute(ctx.db, { id: tunnel.account_id })).rows;
+  const account = await accountById.first(ctx.db, { id: tunnel.account_id });
   if (!account) throw new AppError('TunnelNotFound');
   if (account.status !== 0) throw new AppError('AccountDisabled');
   if (!(await accountReachesProject(ctx, account, link.project_id)))
@@ -140,8 +138,8 @@ export async function resolveCodeWithRows(
     if (Number(used.numUpdatedRows) !== 1) throw new AppError('TunnelExpire');
     loginUsers = [tunnel.tmp_username];
   } else {
-    const chosen = await chosenUsername.execute(ctx.db, { link: link.id, account: account.id });
-    const preferred = chosen.rows[0]?.default_username;
+    const chosen = await chosenUsername.first(ctx.db, { link: link.id, account: account.id });
+    const preferred = chosen?.default_username;
     loginUsers =
       preferred && granted.includes(preferred)
         ? [preferred, ...granted.filter((u) => u !== preferred)]

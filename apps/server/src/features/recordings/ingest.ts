@@ -35,9 +35,10 @@ export async function ingestChunk(
   networkId: number,
   chunk: RecordingChunk,
 ): Promise<ChunkOutcome> {
-  const [row] = (
-    await chunkOwner.execute(ctx.db, { connection: chunk.connection_id, network: networkId })
-  ).rows;
+  const row = await chunkOwner.first(ctx.db, {
+    connection: chunk.connection_id,
+    network: networkId,
+  });
   if (!row) return { size: 0, refused: true };
   const { data } = chunk;
   const tooLarge = chunk.offset + data.length > RECORDING_MAX_BYTES + RECORDING_SLACK_BYTES;

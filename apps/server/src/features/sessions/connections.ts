@@ -49,17 +49,15 @@ export async function openConnection(
   origin: ConnectionOrigin,
 ): Promise<number> {
   const { resolved } = grant;
-  const [row] = (
-    await insertConnection.execute(ctx.db, {
-      company: resolved.company_id,
-      account: resolved.account.id,
-      at: nowSeconds(),
-      tunnel: resolved.tunnel_id,
-      resource: resolved.resource.id,
-      way: origin.way,
-      ip: origin.clientIp,
-    })
-  ).rows;
+  const row = await insertConnection.first(ctx.db, {
+    company: resolved.company_id,
+    account: resolved.account.id,
+    at: nowSeconds(),
+    tunnel: resolved.tunnel_id,
+    resource: resolved.resource.id,
+    way: origin.way,
+    ip: origin.clientIp,
+  });
   if (!row) throw new Error('the new connection row has no id');
   return row.id;
 }

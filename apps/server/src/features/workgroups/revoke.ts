@@ -36,8 +36,8 @@ export async function accountReachesProject(
 ): Promise<boolean> {
   if (account.is_admin === Role.Admin) return true;
   const who = { project: projectId, account: account.id };
-  if ((await directMember.execute(ctx.db, who)).rows.length > 0) return true;
-  return (await memberViaGroup.execute(ctx.db, who)).rows.length > 0;
+  if (await directMember.first(ctx.db, who)) return true;
+  return (await memberViaGroup.first(ctx.db, who)) !== undefined;
 }
 
 /** Disables the live codes, on these workgroups, of accounts that no longer reach them. */
