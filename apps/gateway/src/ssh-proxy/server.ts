@@ -23,6 +23,8 @@ export interface SshSessionOptions {
   logger: Logger;
   /** Records terminal channels (asciicast v2); without it nothing is recorded. */
   recordings?: Pick<Recordings, 'open'>;
+  /** A client connection closed (a worker reports its load at once, see pool/worker.ts). */
+  onSessionClosed?: () => void;
 }
 
 export interface SshProxyOptions extends SshSessionOptions {
@@ -36,8 +38,18 @@ export interface SshSessionServer {
   readonly server: Server;
   /** Open client connections. */
   sessions(): number;
+  /**
+   * Bytes the client connections carried since the last call: those still open, and those
+   * that closed meanwhile (whose share of the busy time is not load any more).
+   */
+  traffic(): SessionTraffic;
   /** Ends every open session and stops taking cuts. */
   close(): void;
+}
+
+export interface SessionTraffic {
+  open: number;
+  closed: number;
 }
 
 export interface SshProxy {
@@ -48,13 +60,19 @@ export interface SshProxy {
 
 export function createSshSessionServer(options: SshSessionOptions): SshSessionServer {
   const { control, logger } = options;
-  const clients = new Set<Connection>();
+  /** Open client connections, with their socket's byte count at the last traffic(). */
+  const clients = new Map<Connection, number>();
+  let closedBytes = 0;
+  const bytesOf = (client: Connection): number => {
+    const socket = socketOf(client);
+    return socket ? socket.bytesRead + socket.bytesWritten : 0;
+  };
   const byConnectionId = new Map<number, Connection>();
 
   const server = new ssh2.Server(
     { hostKeys: [loadHostKey(options.dataDir)], ident: 'Portcullis' },
     (client, info) => {
-      clients.add(client);
+      clients.set(client, bytesOf(client));
       // Interactive traffic: a keystroke goes out at once, not behind Nagle (ssh2 leaves it on).
       // The server side's connection has setNoDelay as the client does; @types/ssh2 omits it.
       (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
@@ -133,7 +151,9 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
       });
       client.on('error', (err) => logger.debug({ err: err.message }, 'ssh client error'));
       client.on('close', () => {
+        closedBytes += bytesOf(client) - (clients.get(client) ?? 0);
         clients.delete(client);
+        options.onSessionClosed?.();
         if (!session) return;
         byConnectionId.delete(session.connectionId);
         session.upstream.end();
@@ -154,9 +174,20 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
   return {
     server,
     sessions: () => clients.size,
+    traffic: () => {
+      let open = 0;
+      for (const [client, before] of clients) {
+        const now = bytesOf(client);
+        open += now - before;
+        clients.set(client, now);
+      }
+      const closed = closedBytes;
+      closedBytes = 0;
+      return { open, closed };
+    },
     close: () => {
       stopCuts();
-      for (const client of clients) client.end();
+      for (const client of clients.keys()) client.end();
     },
   };
 }

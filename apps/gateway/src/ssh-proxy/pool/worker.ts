@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../../core/logger';
 import { createSpoolOnlyRecordings } from '../../recording';
-import { createSshSessionServer } from '../server';
+import { createSshSessionServer, type SessionTraffic } from '../server';
 import { LOAD_INTERVAL_MS, type FromWorker, type ToWorker } from './protocol';
 import { createWorkerControl } from './worker-control';
 
@@ -17,6 +17,25 @@ export const SSH_WORKER_FLAG = '--ssh-worker';
 /** What the primary passes in the environment. */
 export const WORKER_DATA_DIR_ENV = 'PORTCULLIS_SSH_WORKER_DATA_DIR';
 export const WORKER_LOG_LEVEL_ENV = 'PORTCULLIS_SSH_WORKER_LOG_LEVEL';
+
+/**
+ * The event loop's busy share that the sessions still open account for, reckoned by the bytes
+ * each carried. A bulk download that just ended leaves its worker busy for the rest of the
+ * report's interval; counted as load, it sent the next connection to the other worker, where
+ * the interactive sessions were (a download looping beside a shell landed there every other
+ * time, and the shell's keystrokes waited behind it).
+ */
+export function openSessionsBusy(
+  utilization: number,
+  traffic: SessionTraffic,
+  openSessions: number,
+): number {
+  const all = traffic.open + traffic.closed;
+  if (all > 0) return (utilization * traffic.open) / all;
+  // Nothing carried: handshakes and key exchanges (load, when sessions are open), or the
+  // clean-up after the last session closed (none).
+  return openSessions > 0 ? utilization : 0;
+}
 
 export function runSshWorker(env: NodeJS.ProcessEnv = process.env): void {
   const dataDir = env[WORKER_DATA_DIR_ENV];
@@ -36,7 +55,15 @@ export function runSshWorker(env: NodeJS.ProcessEnv = process.env): void {
   const recordings = createSpoolOnlyRecordings(dataDir, logger, (op, connectionId) =>
     send({ type: 'recording', op, connectionId }),
   );
-  const sessions = createSshSessionServer({ dataDir, control, logger, recordings });
+  // Reported at once when a session closes (below): see openSessionsBusy.
+  let reportLoad = (): void => undefined;
+  const sessions = createSshSessionServer({
+    dataDir,
+    control,
+    logger,
+    recordings,
+    onSessionClosed: () => reportLoad(),
+  });
 
   process.on('message', (message: ToWorker, handle?: unknown) => {
     if (message.type === 'connection') {
@@ -56,11 +83,17 @@ export function runSshWorker(env: NodeJS.ProcessEnv = process.env): void {
   });
 
   let last = performance.eventLoopUtilization();
-  setInterval(() => {
+  reportLoad = () => {
     const now = performance.eventLoopUtilization();
-    const busy = performance.eventLoopUtilization(now, last).utilization;
+    const utilization = performance.eventLoopUtilization(now, last).utilization;
     last = now;
-    send({ type: 'load', busy, sessions: sessions.sessions() });
-  }, LOAD_INTERVAL_MS).unref();
+    const open = sessions.sessions();
+    send({
+      type: 'load',
+      busy: openSessionsBusy(utilization, sessions.traffic(), open),
+      sessions: open,
+    });
+  };
+  setInterval(reportLoad, LOAD_INTERVAL_MS).unref();
   send({ type: 'ready' });
 }
