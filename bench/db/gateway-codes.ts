@@ -11,7 +11,7 @@ import {
   addResourcesTo,
   projectResourceId,
 } from '../../apps/server/src/features/workgroups/test-fixtures';
-import type { Stack } from '../lib/stack';
+import { BENCH_CODE_HOURS, type Stack } from '../lib/stack';
 import { BENCH_DB, MYSQL, PG } from './data';
 
 export const RULE_COUNTS = [0, 10, 100] as const;
@@ -60,6 +60,7 @@ async function databaseCode(
   const projectResource = await projectResourceId(admin, stack.workgroupId, id);
   const code = await stack.memberClient.post('/api/tunnel', {
     project_resource_id: projectResource,
+    expire: BENCH_CODE_HOURS,
   });
   if (code.statusCode !== 200) throw new Error(`code for ${name}: ${code.body}`);
   return code.json().code as string;

@@ -35,6 +35,8 @@ import {
 import { ensureDebianCommand, portOpen, say, timed, until } from './proc';
 
 export const CIPHER = 'aes128-gcm@openssh.com';
+/** How long the bench's codes live (hours): longer than any run. */
+export const BENCH_CODE_HOURS = 12;
 export type PathName = 'gw' | 'direct' | 'viajump';
 /**
  * Also, for echo: bare, a bare ssh2 relay in its own process (bare-relay.ts), the floor under
@@ -222,8 +224,12 @@ export async function startStack(root: string): Promise<Stack> {
     BENCH_GW_WEB_PORT: String(gatewayWebPort),
   });
 
-  // A code needs its cluster's gateway online.
-  const codeRes = await erin.client.post('/api/tunnel', { project_resource_id: projectResource });
+  // A code needs its cluster's gateway online. It lives for the run: the default, 30 minutes,
+  // ran out during a full run at the issue's settings (1 GiB, 5000 echo samples: 35 minutes).
+  const codeRes = await erin.client.post('/api/tunnel', {
+    project_resource_id: projectResource,
+    expire: BENCH_CODE_HOURS,
+  });
   if (codeRes.statusCode !== 200) throw new Error(`create code: ${codeRes.body}`);
   const code = codeRes.json().code as string;
 
