@@ -320,6 +320,18 @@ export async function startStack(root: string): Promise<Stack> {
       gateway.send('gc');
     });
 
+  // The console's sign-ins end after the team's idle time (30 minutes by default), and a full
+  // run at the settings is longer: the web terminal's token (asked for after 36
+  // minutes) came back NeedLogin. A request every few minutes keeps both signed in, as the
+  // console's own polling does.
+  const keepSignedIn = setInterval(
+    () => {
+      for (const c of [admin, erin.client]) void c.get('/api/current_account');
+    },
+    5 * 60_000,
+  );
+  keepSignedIn.unref();
+
   return {
     dir,
     t,
@@ -341,6 +353,7 @@ export async function startStack(root: string): Promise<Stack> {
     ssh: (pathName, extra = []) => ['-F', config, '-c', CIPHER, ...extra, pathName],
     gatewayGc,
     async stop() {
+      clearInterval(keepSignedIn);
       if (gateway.exitCode === null) {
         const exited = new Promise((r) => gateway.once('exit', r));
         gateway.send('stop');

@@ -22,8 +22,8 @@ export const WORKER_LOG_LEVEL_ENV = 'PORTCULLIS_SSH_WORKER_LOG_LEVEL';
  * The event loop's busy share that the sessions still open account for, reckoned by the bytes
  * each carried. A bulk download that just ended leaves its worker busy for the rest of the
  * report's interval; counted as load, it sent the next connection to the other worker, where
- * the interactive sessions were (a download looping beside a shell landed there every other
- * time, and the shell's keystrokes waited behind it).
+ * the interactive sessions were (a download looping beside a shell landed in the shell's
+ * worker every other time).
  */
 export function openSessionsBusy(
   utilization: number,
