@@ -324,12 +324,9 @@ export async function startStack(root: string): Promise<Stack> {
   // run at the settings is longer: the web terminal's token (asked for after 36
   // minutes) came back NeedLogin. A request every few minutes keeps both signed in, as the
   // console's own polling does.
-  const keepSignedIn = setInterval(
-    () => {
-      for (const c of [admin, erin.client]) void c.get('/api/current_account');
-    },
-    5 * 60_000,
-  );
+  const keepSignedIn = setInterval(() => {
+    for (const c of [admin, erin.client]) void c.get('/api/current_account');
+  }, 5 * 60_000);
   keepSignedIn.unref();
 
   return {
