@@ -55,8 +55,7 @@ export function runSshWorker(env: NodeJS.ProcessEnv = process.env): void {
   const recordings = createSpoolOnlyRecordings(dataDir, logger, (op, connectionId) =>
     send({ type: 'recording', op, connectionId }),
   );
-  // Reported at once when a session closes (below): see openSessionsBusy.
-  let reportLoad = (): void => undefined;
+  // The load is reported at once when a session closes (reportLoad, below): see openSessionsBusy.
   const sessions = createSshSessionServer({
     dataDir,
     control,
@@ -83,7 +82,7 @@ export function runSshWorker(env: NodeJS.ProcessEnv = process.env): void {
   });
 
   let last = performance.eventLoopUtilization();
-  reportLoad = () => {
+  const reportLoad = (): void => {
     const now = performance.eventLoopUtilization();
     const utilization = performance.eventLoopUtilization(now, last).utilization;
     last = now;
