@@ -13,7 +13,13 @@
 import WebSocket from 'ws';
 import { median, quantile, say, sleep } from './lib/proc';
 import type { Stack } from './lib/stack';
-import { startShellinabox, startWetty, type Terminal, type WebPeer } from './lib/webpeers';
+import {
+  endSignal,
+  startShellinabox,
+  startWetty,
+  type Terminal,
+  type WebPeer,
+} from './lib/webpeers';
 
 export const WEB_PEERS = ['portcullis', 'wetty', 'shellinabox'] as const;
 export type WebPeerName = (typeof WEB_PEERS)[number];
@@ -57,25 +63,54 @@ async function openPortcullis(stack: Stack): Promise<Terminal> {
     ws.on('close', (code, reason) => reject(new Error(`closed ${code} ${reason.toString()}`)));
     ws.on('error', reject);
   });
+  const ended = endSignal();
+  let closing = false;
+  ws.on('close', (code, reason) => {
+    if (!closing) ended.end(`the gateway closed the terminal (${code} ${reason.toString()})`);
+  });
   return {
     onOutput: (l) => (listener = l),
+    onEnd: ended.onEnd,
     type: (text) => ws.send(Buffer.from(text), { binary: true }),
-    close: () => ws.close(),
+    close: () => {
+      closing = true;
+      ws.close();
+    },
   };
 }
 
-/** Types a command and resolves when `marker` appears in the output; returns bytes received. */
-function runUntil(term: Terminal, command: string, marker: string): Promise<number> {
+/**
+ * Types a command and resolves when `marker` appears in the output; returns bytes received.
+ * If the terminal ends first, or nothing matches within `limitMs`, the error says so with the
+ * last output seen (a prompt, ssh's complaint), which is what tells why.
+ */
+function runUntil(
+  term: Terminal,
+  command: string,
+  marker: string,
+  limitMs = 600_000,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     let received = 0;
     let tail = '';
-    const timer = setTimeout(() => reject(new Error(`no ${marker} within 10 minutes`)), 600_000);
+    const fail = (why: string): void => {
+      clearTimeout(timer);
+      term.onOutput(() => undefined);
+      const last = tail.replace(/[^\x20-\x7e]+/g, ' ').slice(-120); // printable only
+      reject(new Error(`${why}; the last output: ${JSON.stringify(last)}`));
+    };
+    const timer = setTimeout(
+      () => fail(`no ${marker} within ${Math.round(limitMs / 1000)} s`),
+      limitMs,
+    );
+    term.onEnd((why) => fail(`${why} before ${marker}`));
     term.onOutput((data) => {
       received += data.length;
       tail = (tail + (typeof data === 'string' ? data : data.toString('latin1'))).slice(-200);
       if (tail.includes(marker)) {
         clearTimeout(timer);
         term.onOutput(() => undefined);
+        term.onEnd(() => undefined);
         resolve(received);
       }
     });
@@ -167,7 +202,8 @@ export async function runWebTerminal(
           term = await peer.open();
         }
         terms.set(name, term);
-        await runUntil(term, 'echo BENCH""-READY\r', 'BENCH-READY');
+        // A shell answers at once; a minute covers a busy machine's login.
+        await runUntil(term, 'echo BENCH""-READY\r', 'BENCH-READY', 60_000);
         await runUntil(
           term,
           `head -c 1000000 /dev/urandom | base64; echo BENCH""-DONE\r`,

@@ -39,8 +39,30 @@ export interface PeerTarget {
 /** One open web terminal, whatever its protocol. Output is counted in characters. */
 export interface Terminal {
   onOutput(listener: (data: Buffer | string) => void): void;
+  /**
+   * Called once if the terminal ends without the bench closing it (the peer closed the
+   * session, a poll failed): why, in words. A listener set after the end is called at once.
+   */
+  onEnd(listener: (why: string) => void): void;
   type(text: string): void;
   close(): void;
+}
+
+/** The end of a terminal, for its `onEnd`: remembered, so that a late listener still hears it. */
+export function endSignal(): { onEnd: Terminal['onEnd']; end: (why: string) => void } {
+  let reason: string | undefined;
+  let listener: ((why: string) => void) | undefined;
+  return {
+    onEnd: (l) => {
+      listener = l;
+      if (reason !== undefined) l(reason);
+    },
+    end: (why) => {
+      if (reason !== undefined) return;
+      reason = why;
+      listener?.(why);
+    },
+  };
 }
 
 export interface WebPeer {
@@ -219,6 +241,7 @@ async function openWetty(io: Io, port: number): Promise<Terminal> {
     forceNew: true,
   });
   let listener: (data: Buffer | string) => void = () => undefined;
+  const ended = endSignal();
   // WeTTY's FlowControlClient: count what arrived, `commit` 256 KiB each time that much has.
   const ackBytes = 262144;
   let unacked = 0;
@@ -240,10 +263,19 @@ async function openWetty(io: Io, port: number): Promise<Terminal> {
     socket.once('connect_error', (err: Error) => reject(new Error(`WeTTY: ${err.message}`)));
     socket.once('logout', () => reject(new Error('WeTTY: the ssh process exited')));
   });
+  let closing = false;
+  socket.once('logout', () => ended.end('WeTTY: the ssh process exited'));
+  socket.once('disconnect', (why: string) => {
+    if (!closing) ended.end(`WeTTY disconnected (${why})`);
+  });
   return {
     onOutput: (l) => (listener = l),
+    onEnd: ended.onEnd,
     type: (text) => socket.emit('input', text),
-    close: () => socket.close(),
+    close: () => {
+      closing = true;
+      socket.close();
+    },
   };
 }
 
@@ -329,6 +361,7 @@ async function openShellinabox(port: number): Promise<Terminal> {
   if (!opened.session) throw new Error(`shellinabox gave no session: ${first.text}`);
   const session = encodeURIComponent(opened.session);
   let listener: (data: Buffer | string) => void = () => undefined;
+  const ended = endSignal();
   let open = true;
   if (opened.data) listener(opened.data);
 
@@ -339,13 +372,17 @@ async function openShellinabox(port: number): Promise<Terminal> {
       try {
         r = await post(`${size}&session=${session}`);
       } catch (err) {
-        if (open) say(`shellinabox poll: ${String(err)}`);
+        if (open) ended.end(`shellinabox poll failed: ${String(err)}`);
         return;
       }
-      if (r.status !== 200) return;
+      if (!open) return;
+      if (r.status !== 200) {
+        const text = r.text.replace(/\s+/g, ' ').slice(0, 120);
+        return ended.end(`shellinabox answered a poll with ${r.status} (${text})`);
+      }
       const response = parse(r.text);
       if (response.data) listener(response.data);
-      if (response.session !== opened.session) return; // session closed
+      if (response.session !== opened.session) return ended.end('shellinabox closed the session');
     }
   })();
 
@@ -365,11 +402,14 @@ async function openShellinabox(port: number): Promise<Terminal> {
         inFlight = false;
         if (pending) sendKeys('');
       },
-      (err: unknown) => say(`shellinabox keys: ${String(err)}`),
+      (err: unknown) => {
+        if (open) ended.end(`shellinabox refused keys: ${String(err)}`);
+      },
     );
   };
   return {
     onOutput: (l) => (listener = l),
+    onEnd: ended.onEnd,
     type: (text) => sendKeys(Buffer.from(text, 'utf8').toString('hex').toUpperCase()),
     close: () => {
       open = false;
