@@ -398,7 +398,8 @@ async function openShellinabox(port: number): Promise<Terminal> {
     const keys = pending + hex;
     pending = '';
     post(`${size}&session=${session}&keys=${keys}`).then(
-      () => {
+      (answer) => {
+        if (answer.status !== 200) say(`shellinabox answered keys with ${answer.status}`);
         inFlight = false;
         if (pending) sendKeys('');
       },
