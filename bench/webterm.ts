@@ -64,20 +64,22 @@ async function openPortcullis(stack: Stack): Promise<Terminal> {
     ws.on('error', reject);
   });
   const ended = endSignal();
-  let closing = false;
-  ws.on('close', (code, reason) => {
-    if (!closing) ended.end(`the gateway closed the terminal (${code} ${reason.toString()})`);
-  });
+  ws.on('close', (code, reason) =>
+    ended.end(`the gateway closed the terminal (${code} ${reason.toString()})`),
+  );
   return {
     onOutput: (l) => (listener = l),
     onEnd: ended.onEnd,
     type: (text) => ws.send(Buffer.from(text), { binary: true }),
     close: () => {
-      closing = true;
+      ended.closing();
       ws.close();
     },
   };
 }
+
+/** Nothing matched in time (the terminal still runs): worth typing again. */
+class NoMarker extends Error {}
 
 /**
  * Types a command and resolves when `marker` appears in the output; returns bytes received.
@@ -93,14 +95,14 @@ function runUntil(
   return new Promise((resolve, reject) => {
     let received = 0;
     let tail = '';
-    const fail = (why: string): void => {
+    const fail = (why: string, As: new (message: string) => Error = Error): void => {
       clearTimeout(timer);
       term.onOutput(() => undefined);
       const last = tail.replace(/[^\x20-\x7e]+/g, ' ').slice(-120); // printable only
-      reject(new Error(`${why}; the last output: ${JSON.stringify(last)}`));
+      reject(new As(`${why}; the last output: ${JSON.stringify(last)}`));
     };
     const timer = setTimeout(
-      () => fail(`no ${marker} within ${Math.round(limitMs / 1000)} s`),
+      () => fail(`no ${marker} within ${Math.round(limitMs / 1000)} s`, NoMarker),
       limitMs,
     );
     term.onEnd((why) => fail(`${why} before ${marker}`));
@@ -120,8 +122,8 @@ function runUntil(
 
 /**
  * Waits for the shell, typing the ready command again every 5 s for a minute: a login on a
- * busy machine takes a while, and shellinabox drops keys typed before its session runs (in a
- * full run its prompt came and the one command typed before it never did).
+ * busy machine takes a while, and in a full run shellinabox's prompt came while the one
+ * command typed before it never did (keys typed before its session ran seem to be lost).
  */
 async function shellReady(term: Terminal): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -129,7 +131,7 @@ async function shellReady(term: Terminal): Promise<void> {
       await runUntil(term, 'echo BENCH""-READY\r', 'BENCH-READY', 5_000);
       return;
     } catch (err) {
-      if (attempt === 12 || !String(err).startsWith('Error: no BENCH-READY within')) throw err;
+      if (attempt === 12 || !(err instanceof NoMarker)) throw err;
     }
   }
 }

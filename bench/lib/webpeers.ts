@@ -48,9 +48,17 @@ export interface Terminal {
   close(): void;
 }
 
-/** The end of a terminal, for its `onEnd`: remembered, so that a late listener still hears it. */
-export function endSignal(): { onEnd: Terminal['onEnd']; end: (why: string) => void } {
+/**
+ * The end of a terminal, for its `onEnd`: remembered, so that a late listener still hears it,
+ * and not an end at all once the bench has closed the terminal itself (`closing`).
+ */
+export function endSignal(): {
+  onEnd: Terminal['onEnd'];
+  end: (why: string) => void;
+  closing: () => void;
+} {
   let reason: string | undefined;
+  let closed = false;
   let listener: ((why: string) => void) | undefined;
   return {
     onEnd: (l) => {
@@ -58,9 +66,12 @@ export function endSignal(): { onEnd: Terminal['onEnd']; end: (why: string) => v
       if (reason !== undefined) l(reason);
     },
     end: (why) => {
-      if (reason !== undefined) return;
+      if (closed || reason !== undefined) return;
       reason = why;
       listener?.(why);
+    },
+    closing: () => {
+      closed = true;
     },
   };
 }
@@ -263,17 +274,14 @@ async function openWetty(io: Io, port: number): Promise<Terminal> {
     socket.once('connect_error', (err: Error) => reject(new Error(`WeTTY: ${err.message}`)));
     socket.once('logout', () => reject(new Error('WeTTY: the ssh process exited')));
   });
-  let closing = false;
   socket.once('logout', () => ended.end('WeTTY: the ssh process exited'));
-  socket.once('disconnect', (why: string) => {
-    if (!closing) ended.end(`WeTTY disconnected (${why})`);
-  });
+  socket.once('disconnect', (why: string) => ended.end(`WeTTY disconnected (${why})`));
   return {
     onOutput: (l) => (listener = l),
     onEnd: ended.onEnd,
     type: (text) => socket.emit('input', text),
     close: () => {
-      closing = true;
+      ended.closing();
       socket.close();
     },
   };
@@ -372,7 +380,7 @@ async function openShellinabox(port: number): Promise<Terminal> {
       try {
         r = await post(`${size}&session=${session}`);
       } catch (err) {
-        if (open) ended.end(`shellinabox poll failed: ${String(err)}`);
+        ended.end(`shellinabox poll failed: ${String(err)}`);
         return;
       }
       if (!open) return;
@@ -403,9 +411,7 @@ async function openShellinabox(port: number): Promise<Terminal> {
         inFlight = false;
         if (pending) sendKeys('');
       },
-      (err: unknown) => {
-        if (open) ended.end(`shellinabox refused keys: ${String(err)}`);
-      },
+      (err: unknown) => ended.end(`shellinabox refused keys: ${String(err)}`),
     );
   };
   return {
@@ -414,6 +420,7 @@ async function openShellinabox(port: number): Promise<Terminal> {
     type: (text) => sendKeys(Buffer.from(text, 'utf8').toString('hex').toUpperCase()),
     close: () => {
       open = false;
+      ended.closing();
       agent.destroy();
     },
   };
