@@ -120,18 +120,22 @@ function runUntil(
   });
 }
 
+/** How often the ready command is typed again, and for how long in all. */
+const READY_RETRY_MS = 5_000;
+const READY_WAIT_MS = 60_000;
+
 /**
  * Waits for the shell, typing the ready command again every 5 s for a minute: a login on a
  * busy machine takes a while, and in a full run shellinabox's prompt came while the one
  * command typed before it never did (keys typed before its session ran seem to be lost).
  */
 async function shellReady(term: Terminal): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+  for (let waited = READY_RETRY_MS; ; waited += READY_RETRY_MS) {
     try {
-      await runUntil(term, 'echo BENCH""-READY\r', 'BENCH-READY', 5_000);
+      await runUntil(term, 'echo BENCH""-READY\r', 'BENCH-READY', READY_RETRY_MS);
       return;
     } catch (err) {
-      if (attempt === 12 || !(err instanceof NoMarker)) throw err;
+      if (waited >= READY_WAIT_MS || !(err instanceof NoMarker)) throw err;
     }
   }
 }
