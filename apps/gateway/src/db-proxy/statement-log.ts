@@ -83,6 +83,13 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 export const jsonString = (text: string): string =>
   NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 
+/** The last database name quoted: a session's lines almost all name the same one. */
+let quotedDatabase = { name: '', json: '""' };
+function databaseJson(name: string): string {
+  if (quotedDatabase.name !== name) quotedDatabase = { name, json: jsonString(name) };
+  return quotedDatabase.json;
+}
+
 /**
  * One JSON line, written out by hand: the same text JSON.stringify gives an object with these
  * keys in this order (strings escaped by JSON.stringify itself), at a fraction of the cost on a
@@ -94,7 +101,7 @@ export function line(entry: StatementEntry, logFilter: LogFilterMatcher | undefi
       ? `${entry.statement.slice(0, STATEMENT_LOG_TEXT_MAX)} [… ${entry.statement.length} characters in all]`
       : entry.statement;
   const statement = hideMatch(logFilter, text, LOG_FILTER_HIDDEN.command);
-  let out = `{"time":"${isoTime(entry.startedAt)}","database":${jsonString(entry.database)},"statement":${jsonString(statement)},"duration_ms":${Math.round(entry.durationMs * 1000) / 1000}`;
+  let out = `{"time":"${isoTime(entry.startedAt)}","database":${databaseJson(entry.database)},"statement":${jsonString(statement)},"duration_ms":${Math.round(entry.durationMs * 1000) / 1000}`;
   if (entry.rows !== undefined) out += `,"rows":${entry.rows}`;
   if (entry.error !== undefined) out += `,"error":${jsonString(entry.error)}`;
   if (entry.action) out += `,"action":"${entry.action}"`;

@@ -90,6 +90,18 @@ function commandPacket(payload: Buffer): Buffer {
   return packet;
 }
 
+/**
+ * The notice rules of a text's statements, each once; undefined when none matched (the common
+ * case, which then allocates nothing: this runs for every query).
+ */
+function noticesIn(statements: Judged['statements']): string[] | undefined {
+  let notices: string[] | undefined;
+  for (const { notice } of statements) {
+    if (notice && !notices?.includes(notice)) (notices ??= []).push(notice);
+  }
+  return notices;
+}
+
 /** The int<4> after the command byte: a statement id, or the connection id of a process kill. */
 const idIn = (command: Command): number =>
   command.payload.length >= 5 ? command.payload.readUInt32LE(1) : -1;
@@ -291,9 +303,14 @@ export class Relay {
     this.fatal(ER.UNKNOWN, 'Portcullis: the gateway failed on this command', command.lastSeq + 1);
   }
 
-  /** The command is finished (answered, or no answer expected): take the next. */
+  /**
+   * The command is finished (answered, or no answer expected): take the next, in a microtask
+   * (the target's chunk that finished it is still being read). With none waiting and the client
+   * being read, there is nothing to take: the next command's bytes start it.
+   */
   private next(): void {
     this.busy = false;
+    if (this.queue.length === 0 && !this.client.isPaused()) return;
     queueMicrotask(() => this.pump());
   }
 
@@ -347,7 +364,7 @@ export class Relay {
   }
 
   query(command: Command): void {
-    const text = command.payload.subarray(1).toString('utf8');
+    const text = command.payload.toString('utf8', 1);
     const kill = this.translatedKill(text);
     if (kill !== undefined) {
       // Stopping one's own statement touches no data: it needs no rule's leave.
@@ -405,7 +422,7 @@ export class Relay {
   }
 
   prepare(command: Command): void {
-    const text = command.payload.subarray(1).toString('utf8');
+    const text = command.payload.toString('utf8', 1);
     if (this.prepared.size >= PREPARED_MAX) {
       this.refuse(command, ER.UNKNOWN, 'Portcullis: too many prepared statements are open');
       return;
@@ -450,8 +467,8 @@ export class Relay {
       this.refuse(command, kind, decision.message);
       return;
     }
-    const notices = [...new Set(decision.statements.flatMap((s) => (s.notice ? [s.notice] : [])))];
-    if (notices.length > 0) session.alarm('notice', text, notices.join(', '));
+    const notices = noticesIn(decision.statements);
+    if (notices) session.alarm('notice', text, notices.join(', '));
     // A prepared text is logged when it runs (COM_STMT_EXECUTE), not when it is prepared.
     if (expect === 'prepare') {
       this.preparing = text;
@@ -486,7 +503,7 @@ export class Relay {
   }
 
   initDb(command: Command): void {
-    const database = command.payload.subarray(1).toString('utf8');
+    const database = command.payload.toString('utf8', 1);
     if (!this.options.offered(database)) {
       this.refuse(
         command,

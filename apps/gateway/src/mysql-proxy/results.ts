@@ -71,8 +71,9 @@ function readOk(prefix: Buffer): { rows: number; status: number } {
   return { rows, status: r.u16() };
 }
 
-/** EOF_Packet: 0xfe / int<2> warnings / int<2> status. */
-const eofStatus = (prefix: Buffer): number => (prefix.length >= 5 ? prefix.readUInt16LE(3) : 0);
+/** EOF_Packet: 0xfe / int<2> warnings / int<2> status; the packet's first bytes are `buf[start, end)`. */
+const eofStatus = (buf: Buffer, start: number, end: number): number =>
+  end - start >= 5 ? buf.readUInt16LE(start + 3) : 0;
 
 export class ResponseTracker {
   private state: State = IDLE;
@@ -184,7 +185,9 @@ export class ResponseTracker {
 
   /**
    * One packet of `length` bytes whose first ones are `buf[start, end)`. Only the packets that
-   * say something (OK, ERR, EOF, a column count) are looked into; a row only counts.
+   * say something (OK, ERR, EOF, a column count) are looked into; a row only counts. A view of
+   * the bytes is made only for what is read through one (an OK, an ERR, a large count): a
+   * result set's definitions and EOFs are read in place.
    */
   private packet(buf: Buffer, start: number, end: number, length: number): void {
     const first = start < end ? (buf[start] as number) : -1;
@@ -193,36 +196,39 @@ export class ResponseTracker {
       s.count += 1;
       return;
     }
-    const prefix = buf.subarray(start, end);
     switch (s.at) {
       case 'idle':
         // Unsolicited (a server shutting the connection down says why): forwarded, not logged.
         return;
       case 'first':
         if (s.single) {
-          if (first === 0xff) this.result({ kind: 'error', message: readErr(prefix).message });
+          if (first === 0xff)
+            this.result({ kind: 'error', message: readErr(buf.subarray(start, end)).message });
           this.done();
           return;
         }
         if (first === 0x00) {
-          const ok = readOk(prefix);
+          const ok = readOk(buf.subarray(start, end));
           this.result({ kind: 'ok', rows: ok.rows });
           this.next(ok.status);
         } else if (first === 0xff) {
-          this.result({ kind: 'error', message: readErr(prefix).message });
+          this.result({ kind: 'error', message: readErr(buf.subarray(start, end)).message });
           this.done();
         } else if (first === 0xfb) {
           // LOCAL INFILE request: CLIENT_LOCAL_FILES is never requested, so a server asking
           // anyway is not one the gateway understands.
           throw new Malformed('the database asked for a local file');
         } else {
-          const count = new Reader(prefix).lenenc();
+          // A column count under 251 is its own first byte (a length-encoded integer); an
+          // empty packet goes to the reader, which refuses it.
+          const count =
+            first > 0 && first < 0xfb ? first : new Reader(buf.subarray(start, end)).lenenc();
           this.state = { at: 'columns', left: count, then: 'rows' };
           if (count === 0) throw new Malformed('a result set without columns');
         }
         return;
       case 'columns':
-        if (first === 0xff) return this.errorMidway(prefix);
+        if (first === 0xff) return this.errorMidway(buf.subarray(start, end));
         s.left -= 1;
         if (s.left === 0) this.state = { at: 'eof', then: s.then };
         return;
@@ -231,7 +237,7 @@ export class ResponseTracker {
         if (s.then === 'done') return this.done();
         if (s.then !== 'rows') return void (this.state = s.then);
         // A cursor was opened (COM_STMT_EXECUTE with a cursor): rows come with COM_STMT_FETCH.
-        if (eofStatus(prefix) & STATUS.CURSOR_EXISTS) {
+        if (eofStatus(buf, start, end) & STATUS.CURSOR_EXISTS) {
           this.result({ kind: 'rows', rows: 0 });
           return this.done();
         }
@@ -241,21 +247,21 @@ export class ResponseTracker {
       case 'rows':
         if (isEof(first, length)) {
           this.result({ kind: 'rows', rows: s.count });
-          this.next(eofStatus(prefix));
+          this.next(eofStatus(buf, start, end));
         } else if (first === 0xff) {
-          this.errorMidway(prefix);
+          this.errorMidway(buf.subarray(start, end));
         } else {
           s.count += 1;
         }
         return;
       case 'fields':
-        if (first === 0xff) return this.errorMidway(prefix);
+        if (first === 0xff) return this.errorMidway(buf.subarray(start, end));
         if (isEof(first, length)) this.done();
         return;
       case 'prepare-first': {
-        if (first === 0xff) return this.errorMidway(prefix);
+        if (first === 0xff) return this.errorMidway(buf.subarray(start, end));
         // COM_STMT_PREPARE_OK: 0x00 / int<4> statement id / int<2> columns / int<2> params.
-        const r = new Reader(prefix);
+        const r = new Reader(buf.subarray(start, end));
         r.skip(1);
         const id = r.u32();
         const columns = r.u16();

@@ -18,7 +18,7 @@ function conversation(policy?: SqlPolicy) {
   const client = (raw: Buffer) => c.fromClient(raw[0]!, raw.subarray(5), raw);
   const target = (raw: Buffer) =>
     'CZE'.includes(String.fromCharCode(raw[0]!))
-      ? c.onHeld(raw[0]!, raw.subarray(5), raw)
+      ? c.onHeld(raw[0]!, raw, 0, raw.length)
       : c.onPassed(raw[0]!);
   const logged = () => log.map((e) => [e.statement, e.error ?? e.rows]);
   return { c, client, target, logged };
@@ -114,6 +114,35 @@ describe('a refused statement’s line', () => {
     expect(logged()).toEqual([
       ['SELECT x', 'no column x'],
       ['DELETE FROM orders', expect.stringMatching(/blocked/)],
+    ]);
+  });
+});
+
+describe('the rows a statement log line gives', () => {
+  it('reads them from the command tag’s last number, else counts the rows that came', () => {
+    const { client, target, logged } = conversation();
+    const query = (text: string) => message('Q', text);
+    const answer = (tag: string, rows = 0) => {
+      for (let i = 0; i < rows; i++) target(message('D'));
+      target(complete(tag));
+      target(ready());
+    };
+    client(query('INSERT INTO t VALUES (1), (2)'));
+    answer('INSERT 0 2');
+    client(query('SELECT * FROM t'));
+    answer('SELECT 12', 3);
+    client(query('CREATE TABLE u (x int)'));
+    answer('CREATE TABLE');
+    client(query('FETCH ALL IN c'));
+    answer('FETCH', 4);
+    client(query('MOVE x'));
+    answer('MOVE x5', 1);
+    expect(logged()).toEqual([
+      ['INSERT INTO t VALUES (1), (2)', 2],
+      ['SELECT * FROM t', 12],
+      ['CREATE TABLE u (x int)', 0],
+      ['FETCH ALL IN c', 4],
+      ['MOVE x', 1],
     ]);
   });
 });

@@ -126,12 +126,17 @@ export function ruleText(rule: SqlRule): string {
   return rule.table ? `${rule.op.toUpperCase()} ${rule.table}` : rule.op.toUpperCase();
 }
 
-/** The rows a CommandComplete tag reports (`INSERT 0 5`, `SELECT 3`, `UPDATE 2`), if any. */
-const TAG_ROWS = /(?:^|\s)(\d+)$/;
+/**
+ * The rows a CommandComplete tag reports (`INSERT 0 5`, `SELECT 3`, `UPDATE 2`): its last word,
+ * when that is all digits. Read by hand, not by a regular expression: one tag per statement.
+ */
 function tagRows(tag: string): number | undefined {
-  const rows = TAG_ROWS.exec(tag)?.[1];
-  return rows !== undefined ? Number(rows) : undefined;
+  let from = tag.length;
+  while (from > 0 && isDigit(tag.charCodeAt(from - 1))) from--;
+  if (from === tag.length || (from > 0 && tag.charAt(from - 1).trim() !== '')) return undefined;
+  return Number(tag.slice(from));
 }
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
 type Block = Extract<SqlVerdict, { action: 'block' }>;
 
@@ -327,17 +332,22 @@ export class Conversation {
     }
   }
 
-  /** A held target message (ErrorResponse, CommandComplete, ReadyForQuery, ParameterStatus). */
-  onHeld(type: number, body: Buffer, raw: Buffer): Buffer {
+  /**
+   * A held target message (ErrorResponse, CommandComplete, ReadyForQuery, ParameterStatus),
+   * `buf[start, end)` with its header: what the client gets in its place, undefined for the
+   * message itself. CommandComplete and ReadyForQuery, one each per query, are read in place.
+   */
+  onHeld(type: number, buf: Buffer, start: number, end: number): Buffer | undefined {
     const head = this.pending[0];
     const t = String.fromCharCode(type);
+    const bodyAt = start + 5;
     if (t === 'S') {
-      const r = new BodyReader(body);
+      const r = new BodyReader(buf.subarray(bodyAt, end));
       if (r.cstring() === 'client_encoding') this.encoding = r.cstring().toUpperCase();
-      return raw;
+      return undefined;
     }
     if (t === 'Z') {
-      this.status = body[0] ?? this.status;
+      this.status = bodyAt < end ? (buf[bodyAt] as number) : this.status;
       this.copyIn = false;
       // Whatever was still waiting in this batch was skipped after an error.
       while (this.pending.length > 0) {
@@ -349,20 +359,22 @@ export class Conversation {
       if (this.status === ch('I') && this.portals.size > 0) {
         for (const name of [...this.portals.keys()]) this.forget(this.portals, name);
       }
-      return raw;
+      return undefined;
     }
     if (t === 'C') {
-      const tag = body.toString('utf8', 0, Math.max(0, body.indexOf(0)));
+      const nul = buf.indexOf(0, bodyAt);
+      const tag = nul === -1 || nul >= end ? '' : buf.toString('utf8', bodyAt, nul);
       if (head?.kind === 'execute') {
         this.finish(head, { rows: tagRows(tag) ?? head.rows });
         this.pending.shift();
       } else if (head?.kind === 'simple') {
         this.finishSimple(head, { rows: tagRows(tag) ?? head.rows });
       }
-      return raw;
+      return undefined;
     }
     // ErrorResponse.
-    if (!head) return raw;
+    if (!head) return undefined;
+    const body = buf.subarray(bodyAt, end);
     const refused = (head.kind === 'simple' || head.kind === 'parse') && head.refused;
     this.logRefused(head);
     if (refused) {
@@ -387,7 +399,7 @@ export class Conversation {
       head.failed = true;
     }
     if (head.kind !== 'simple') this.dropUntilSync();
-    return raw;
+    return undefined;
   }
 
   /**

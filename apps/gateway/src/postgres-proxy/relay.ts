@@ -76,7 +76,7 @@ export function relaySession(options: RelayOptions): void {
   );
   const fromTarget = new ServerStream({
     onPassed: (type) => conversation.onPassed(type),
-    onHeld: (type, body, raw) => conversation.onHeld(type, body, raw),
+    onHeld: (type, buf, start, end) => conversation.onHeld(type, buf, start, end),
   });
   const logFinished = (): void => {
     for (const entry of finished) session.logStatement(entry);

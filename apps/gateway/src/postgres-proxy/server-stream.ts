@@ -15,8 +15,12 @@ const HELD_MAX = 16 * 1024 * 1024;
 export interface ServerStreamHandler {
   /** A message passed through; its body follows unchanged. */
   onPassed(type: number): void;
-  /** A held message arrived whole: returns what the client gets in its place. */
-  onHeld(type: number, body: Buffer, raw: Buffer): Buffer;
+  /**
+   * A held message arrived whole, as `buf[start, end)` (its type byte and length included; the
+   * body from start + 5): returns what the client gets in its place, or undefined to pass it on
+   * unchanged. Read in place: no view of it is made for a message that goes on as it is.
+   */
+  onHeld(type: number, buf: Buffer, start: number, end: number): Buffer | undefined;
 }
 
 export class ServerStream {
@@ -59,7 +63,7 @@ export class ServerStream {
         i += n;
         if (h.filled === h.raw.length) {
           this.held = undefined;
-          out.push(this.handler.onHeld(h.type, h.raw.subarray(5), h.raw));
+          out.push(this.handler.onHeld(h.type, h.raw, 0, h.raw.length) ?? h.raw);
           passFrom = i;
         }
         continue;
@@ -81,10 +85,9 @@ export class ServerStream {
         if (length > HELD_MAX) throw new ProtocolError('the database sent an oversize message');
         if (end <= size) {
           // A held message whole in this chunk: no copy; it stays in the run unless replaced.
-          const raw = chunk.subarray(start, end);
-          const given = this.handler.onHeld(type, raw.subarray(5), raw);
+          const given = this.handler.onHeld(type, chunk, start, end);
           i = end;
-          if (given === raw) {
+          if (given === undefined) {
             if (passFrom < 0) passFrom = start;
           } else {
             if (passFrom >= 0 && start > passFrom) out.push(chunk.subarray(passFrom, start));
@@ -120,7 +123,7 @@ export class ServerStream {
         this.held = { type, raw, filled: 5 };
         if (length === 4) {
           this.held = undefined;
-          out.push(this.handler.onHeld(type, raw.subarray(5), raw));
+          out.push(this.handler.onHeld(type, raw, 0, raw.length) ?? raw);
           passFrom = i;
         }
         continue;

@@ -63,6 +63,9 @@ export function judgeSql(
 ): SqlVerdict {
   const cache = caches[dialect];
   if (!policy || (!policy.block.length && !policy.notice.length && !policy.approval)) {
+    // A plain statement needs neither the cache (a lookup hashes the whole text) nor a lexer.
+    const plain = plainStatement(sql);
+    if (plain) return { action: 'pass', statements: [plain], notices: [] };
     const cached = cache.get(sql);
     const statements = cached ? judged(cached.readings[0] ?? []) : split(dialect, sql);
     return { action: 'pass', statements, notices: [] };
@@ -291,10 +294,11 @@ function plainStatement(sql: string): JudgedStatement | undefined {
   return { text: body.trim(), op: kindOfFirstWord(word[0].toLowerCase()), tables: [] };
 }
 
-/** The no-policy path: statement texts and a kind from the first word, no parse. */
+/**
+ * The no-policy path for a text that is not plainly one statement (plainStatement): statement
+ * texts and a kind from the first word, no parse.
+ */
 function split(dialect: SqlDialect, sql: string): JudgedStatement[] {
-  const plain = plainStatement(sql);
-  if (plain) return [plain];
   if (dialect === 'mysql') {
     return splitMysql(sql).map(({ text, word }) => ({
       text,
