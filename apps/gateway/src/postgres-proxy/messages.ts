@@ -52,10 +52,11 @@ export class MessageReader {
     const total = this.startup ? size : size + 1;
     if (this.length < total) return undefined;
     const buffer = this.flatten();
-    const raw = buffer.subarray(0, total);
-    const rest = buffer.subarray(total);
-    this.chunks = rest.length > 0 ? [rest] : [];
-    this.length = rest.length;
+    // Usually the message is all the chunk holds: it is passed on as that chunk, no view made.
+    const whole = total === buffer.length;
+    const raw = whole ? buffer : buffer.subarray(0, total);
+    this.chunks = whole ? [] : [buffer.subarray(total)];
+    this.length -= total;
     return { type: this.startup ? 0 : raw[0]!, body: raw.subarray(head), raw };
   }
 

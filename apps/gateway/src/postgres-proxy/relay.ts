@@ -79,6 +79,8 @@ export function relaySession(options: RelayOptions): void {
     onHeld: (type, buf, start, end) => conversation.onHeld(type, buf, start, end),
   });
   const logFinished = (): void => {
+    // Most calls find nothing finished (a client message, a chunk mid-result): no write then.
+    if (finished.length === 0) return;
     for (const entry of finished) session.logStatement(entry);
     finished.length = 0;
   };

@@ -196,6 +196,14 @@ describe.each(DIALECTS)('%s', (dialect) => {
     passed(dialect, 'GRANT SELECT ON customers TO someone', grantOrders);
   });
 
+  it('names a statement’s kind by its first word in any case, and by no other word', () => {
+    expect(passed(dialect, 'Select 1', undefined).statements[0]?.op).toBe('select');
+    expect(passed(dialect, 'DELETE FROM orders', undefined).statements[0]?.op).toBe('delete');
+    // A word that is a property of every object (it was once looked up in a plain one).
+    expect(passed(dialect, 'constructor', undefined).statements[0]?.op).toBe('other');
+    expect(passed(dialect, 'toString(1)', undefined).statements[0]?.op).toBe('other');
+  });
+
   it('caches a description: the same text judged twice gives the same verdict', () => {
     const sql = 'SELECT * FROM orders WHERE id = 42';
     const first = passed(dialect, sql, DELETE_ORDERS);

@@ -291,7 +291,7 @@ function plainStatement(sql: string): JudgedStatement | undefined {
   if (SPLITS_OR_COMMENTS.test(body)) return undefined;
   const word = FIRST_WORD.exec(body);
   if (!word || QUOTE.test(body.slice(0, word.index))) return undefined;
-  return { text: body.trim(), op: kindOfFirstWord(word[0].toLowerCase()), tables: [] };
+  return { text: body.trim(), op: kindOfFirstWord(word[0]), tables: [] };
 }
 
 /**

@@ -27,7 +27,7 @@ export function firstWord(skeleton: string, segment: Segment): string {
 }
 
 /** Kinds named by a statement's first word, for the statement log when nothing is parsed. */
-const FIRST_WORD_KINDS: Record<string, string> = {
+const KIND_OF_WORD: Record<string, string> = {
   select: 'select',
   with: 'select',
   table: 'select',
@@ -67,6 +67,18 @@ const FIRST_WORD_KINDS: Record<string, string> = {
   prepare: 'prepare',
 };
 
+/**
+ * The same, by word as written in lower or upper case (a Map: no word reaches Object's own
+ * properties, and the usual `SELECT` or `select` needs no lower-casing).
+ */
+const FIRST_WORD_KINDS = new Map(
+  Object.entries(KIND_OF_WORD).flatMap(([word, kind]) => [
+    [word, kind],
+    [word.toUpperCase(), kind],
+  ]),
+);
+
+/** A statement's kind by its first word, in any case ('other' for a word not listed). */
 export function kindOfFirstWord(word: string): string {
-  return FIRST_WORD_KINDS[word] ?? 'other';
+  return FIRST_WORD_KINDS.get(word) ?? FIRST_WORD_KINDS.get(word.toLowerCase()) ?? 'other';
 }
