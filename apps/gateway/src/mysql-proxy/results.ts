@@ -71,7 +71,7 @@ function readOk(prefix: Buffer): { rows: number; status: number } {
   return { rows, status: r.u16() };
 }
 
-/** EOF_Packet: 0xfe / int<2> warnings / int<2> status; the packet's first bytes are `buf[start, end)`. */
+/** EOF_Packet: 0xfe / int<2> warnings / int<2> status, read where it lies (`buf[start, end)`). */
 const eofStatus = (buf: Buffer, start: number, end: number): number =>
   end - start >= 5 ? buf.readUInt16LE(start + 3) : 0;
 
@@ -202,8 +202,7 @@ export class ResponseTracker {
         return;
       case 'first':
         if (s.single) {
-          if (first === 0xff)
-            this.result({ kind: 'error', message: readErr(buf.subarray(start, end)).message });
+          if (first === 0xff) return this.error(buf, start, end);
           this.done();
           return;
         }
@@ -212,8 +211,7 @@ export class ResponseTracker {
           this.result({ kind: 'ok', rows: ok.rows });
           this.next(ok.status);
         } else if (first === 0xff) {
-          this.result({ kind: 'error', message: readErr(buf.subarray(start, end)).message });
-          this.done();
+          this.error(buf, start, end);
         } else if (first === 0xfb) {
           // LOCAL INFILE request: CLIENT_LOCAL_FILES is never requested, so a server asking
           // anyway is not one the gateway understands.
@@ -228,7 +226,7 @@ export class ResponseTracker {
         }
         return;
       case 'columns':
-        if (first === 0xff) return this.errorMidway(buf.subarray(start, end));
+        if (first === 0xff) return this.error(buf, start, end);
         s.left -= 1;
         if (s.left === 0) this.state = { at: 'eof', then: s.then };
         return;
@@ -249,17 +247,17 @@ export class ResponseTracker {
           this.result({ kind: 'rows', rows: s.count });
           this.next(eofStatus(buf, start, end));
         } else if (first === 0xff) {
-          this.errorMidway(buf.subarray(start, end));
+          this.error(buf, start, end);
         } else {
           s.count += 1;
         }
         return;
       case 'fields':
-        if (first === 0xff) return this.errorMidway(buf.subarray(start, end));
+        if (first === 0xff) return this.error(buf, start, end);
         if (isEof(first, length)) this.done();
         return;
       case 'prepare-first': {
-        if (first === 0xff) return this.errorMidway(buf.subarray(start, end));
+        if (first === 0xff) return this.error(buf, start, end);
         // COM_STMT_PREPARE_OK: 0x00 / int<4> statement id / int<2> columns / int<2> params.
         const r = new Reader(buf.subarray(start, end));
         r.skip(1);
@@ -279,8 +277,9 @@ export class ResponseTracker {
     }
   }
 
-  private errorMidway(prefix: Buffer): void {
-    this.result({ kind: 'error', message: readErr(prefix).message });
+  /** An ERR packet (`buf[start, end)`): its text is the result, and the response is over. */
+  private error(buf: Buffer, start: number, end: number): void {
+    this.result({ kind: 'error', message: readErr(buf.subarray(start, end)).message });
     this.done();
   }
 }

@@ -126,6 +126,8 @@ export function ruleText(rule: SqlRule): string {
   return rule.table ? `${rule.op.toUpperCase()} ${rule.table}` : rule.op.toUpperCase();
 }
 
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
 /**
  * The rows a CommandComplete tag reports (`INSERT 0 5`, `SELECT 3`, `UPDATE 2`): its last word,
  * when that is all digits. Read by hand, not by a regular expression: one tag per statement.
@@ -136,7 +138,6 @@ function tagRows(tag: string): number | undefined {
   if (from === tag.length || (from > 0 && tag.charAt(from - 1).trim() !== '')) return undefined;
   return Number(tag.slice(from));
 }
-const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
 type Block = Extract<SqlVerdict, { action: 'block' }>;
 
