@@ -375,18 +375,15 @@ export class Conversation {
     }
     // ErrorResponse.
     if (!head) return undefined;
-    const body = buf.subarray(bodyAt, end);
+    const fields = errorFields(buf.subarray(bodyAt, end));
     const refused = (head.kind === 'simple' || head.kind === 'parse') && head.refused;
     this.logRefused(head);
-    if (refused) {
-      const fields = errorFields(body);
-      // Only the stand-in's own syntax error is swapped; anything else is the target's word.
-      if (fields.get('C') === '42601') {
-        if (head.kind === 'parse') this.dropUntilSync();
-        return errorResponse({ severity: 'ERROR', code: REFUSED_STATE, message: refused.message });
-      }
+    // Only the stand-in's own syntax error is swapped; anything else is the target's word.
+    if (refused && fields.get('C') === '42601') {
+      if (head.kind === 'parse') this.dropUntilSync();
+      return errorResponse({ severity: 'ERROR', code: REFUSED_STATE, message: refused.message });
     }
-    const error = errorFields(body).get('M') ?? 'error';
+    const error = fields.get('M') ?? 'error';
     if (head.kind === 'execute') this.finish(head, { error });
     else if (head.kind === 'parse' || head.kind === 'bind') {
       // A statement that fails to parse (an unknown table, a syntax error) or to bind never
