@@ -25,6 +25,26 @@ describe('control protocol', () => {
     }
   });
 
+  it('lets a database proxy ask for the session to start with the code’s answer', () => {
+    const ask = (start_way: unknown) =>
+      GatewayMessageSchema.safeParse({
+        v: 2,
+        type: 'resolve_code',
+        request_id: 'r5',
+        code: 'abc',
+        client_ip: '127.0.0.1',
+        credential_kind: 'postgresql',
+        start_way,
+      }).success;
+    expect(ask('postgresql')).toBe(true);
+    expect(ask('ssh')).toBe(false);
+    const answer = (started: unknown) =>
+      ServerMessageSchema.safeParse({ v: 2, type: 'code_resolved', request_id: 'r5', started })
+        .success;
+    expect(answer({ connection_id: 9, log_filters: ['secret'], sql_policy: undefined })).toBe(true);
+    expect(answer({ log_filters: [] })).toBe(false);
+  });
+
   it('takes a credential with exactly one secret', () => {
     const base = { v: 2, type: 'session_credential_result', request_id: 'r' };
     const target = { host: '127.0.0.1', port: 22, username: 'root' };

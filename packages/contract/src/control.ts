@@ -236,6 +236,14 @@ export const GatewayMessageSchema = z.discriminatedUnion('type', [
      * refused (WrongResourceKind).
      */
     credential_kind: z.enum(['mysql', 'postgresql']).optional(),
+    /**
+     * A database proxy that already holds a connection to the target for this login (a kept
+     * PostgreSQL connection): the session starts in the same answer (`started`, as
+     * session_start would answer, spending the grant), saving the second round trip of every
+     * such connection. Only with credential_kind of the same kind. A server that does not know
+     * it answers without `started`, and the gateway then sends session_start as before.
+     */
+    start_way: z.enum(['mysql', 'postgresql']).optional(),
   }),
   z.object({
     /**
@@ -348,6 +356,14 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     grant: z.string().max(128).optional(),
     /** The connect account's credential, when resolve_code asked with credential_kind. */
     credential: SessionCredentialSchema.optional(),
+    /** The session, when resolve_code asked with start_way: as session_started gives it. */
+    started: z
+      .object({
+        connection_id: z.number().int(),
+        log_filters: LogFilterConditionsSchema.optional(),
+        sql_policy: SqlPolicySchema.optional(),
+      })
+      .optional(),
     refusal: SessionRefusalSchema.optional(),
   }),
   z.object({

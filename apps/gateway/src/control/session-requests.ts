@@ -25,6 +25,20 @@ export interface ResolveRequest {
   publicKey?: string;
   /** A database proxy: the connect account's credential comes with the answer. */
   credentialKind?: 'mysql' | 'postgresql';
+  /**
+   * A database proxy that holds a connection to the target for this login already: the
+   * session starts with the answer (`started`), one round trip instead of two. The same kind
+   * as credentialKind.
+   */
+  startWay?: 'mysql' | 'postgresql';
+}
+
+/** An online session, as the server opened it (session_start, or resolve with startWay). */
+export interface StartedSession {
+  connectionId: number;
+  policy?: CommandPolicy;
+  logFilters?: string[];
+  sqlPolicy?: SqlPolicy;
 }
 
 export type SessionWay = Extract<GatewayMessage, { type: 'session_start' }>['way'];
@@ -36,6 +50,8 @@ export interface SessionControlApi {
       grant: string;
       /** Set when the request named a credentialKind. */
       credential?: SessionCredential;
+      /** Set when the request named a startWay (and the server knows it). */
+      started?: StartedSession;
     }>
   >;
   /** Spends a web terminal token (once) for the same grant a code gives. */
@@ -49,18 +65,7 @@ export interface SessionControlApi {
     /** What this proxy carries: the server refuses a resource of another kind. */
     kind?: 'linux' | 'mysql' | 'postgresql',
   ): Promise<Outcome<{ credential: SessionCredential }>>;
-  start(
-    grant: string,
-    clientIp: string,
-    way: SessionWay,
-  ): Promise<
-    Outcome<{
-      connectionId: number;
-      policy?: CommandPolicy;
-      logFilters?: string[];
-      sqlPolicy?: SqlPolicy;
-    }>
-  >;
+  start(grant: string, clientIp: string, way: SessionWay): Promise<Outcome<StartedSession>>;
   end(connectionId: number): void;
   /** Security mode acted on a command line or a statement (reported, not waited for). */
   alarm(connectionId: number, action: AlarmAction, command: string, rule: string): void;
@@ -129,13 +134,22 @@ export function createSessionRequests(
         ...(request.password !== undefined && { password: request.password }),
         ...(request.publicKey !== undefined && { public_key: request.publicKey }),
         ...(request.credentialKind !== undefined && { credential_kind: request.credentialKind }),
+        ...(request.startWay !== undefined && { start_way: request.startWay }),
       });
       if (reply?.type === 'code_resolved' && reply.resolved && reply.grant) {
+        const started = reply.started;
         return {
           ok: true,
           resolved: reply.resolved,
           grant: reply.grant,
           ...(reply.credential && { credential: reply.credential }),
+          ...(started && {
+            started: {
+              connectionId: started.connection_id,
+              ...(started.log_filters && { logFilters: started.log_filters }),
+              ...(started.sql_policy && { sqlPolicy: started.sql_policy }),
+            },
+          }),
         };
       }
       return { ok: false, refusal: refusal(reply) };

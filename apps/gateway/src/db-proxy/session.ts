@@ -15,7 +15,7 @@ import {
   type SessionRefusal,
   type SqlPolicy,
 } from '@portcullis/contract';
-import type { Outcome, SessionControlApi } from '../control/session-requests';
+import type { Outcome, SessionControlApi, StartedSession } from '../control/session-requests';
 import type { Logger } from '../core/logger';
 import { hideMatch, logFilterMatcher, recordingSpool, type Recordings } from '../recording';
 import { LOG_FILTER_HIDDEN } from '@portcullis/contract';
@@ -47,6 +47,11 @@ export interface AuthorizedDb {
   target: DbTarget;
   /** Call once the target accepted the login: the session is then online and logged. */
   begin(): Promise<Outcome<{ session: DbSession }>>;
+  /**
+   * Call when begin() will not be (the target refused, the client left): a session the server
+   * started with the answer (`startNow`) is ended at once. Idempotent; nothing after begin().
+   */
+  drop(): void;
 }
 
 export interface DbSession {
@@ -63,7 +68,16 @@ export interface DbSession {
 }
 
 export interface DbSessions {
-  authorize(kind: DbKind, login: DbLogin): Promise<Outcome<AuthorizedDb>>;
+  /**
+   * `startNow`: the proxy holds a connection to the target for this login already (a kept
+   * PostgreSQL connection), so the server starts the session with its answer: one round trip
+   * to the server instead of two. begin() then only sets it up.
+   */
+  authorize(
+    kind: DbKind,
+    login: DbLogin,
+    options?: { startNow?: boolean },
+  ): Promise<Outcome<AuthorizedDb>>;
 }
 
 export interface DbSessionsOptions {
@@ -96,9 +110,19 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
     kind: DbKind,
     login: DbLogin,
     grant: string,
+    startedWithAnswer: StartedSession | undefined,
   ): Promise<Outcome<{ session: DbSession }>> {
-    const started = await control.start(grant, login.clientIp, kind);
-    if (!started.ok) return started;
+    let started = startedWithAnswer;
+    if (!started) {
+      const outcome = await control.start(grant, login.clientIp, kind);
+      if (!outcome.ok) return outcome;
+      started = outcome;
+    }
+    return { ok: true, session: open(kind, started) };
+  }
+
+  /** The statement log, alarms and cuts of a session the server started. */
+  function open(kind: DbKind, started: StartedSession): DbSession {
     const { connectionId } = started;
     const logFilter = logFilterMatcher(started.logFilters);
     let ended: Promise<void> | undefined;
@@ -148,32 +172,44 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
       logFilter,
     });
     logger.info({ connection_id: connectionId, way: kind }, 'database session started');
-    return { ok: true, session };
+    return session;
   }
 
   return {
-    async authorize(kind, login) {
+    async authorize(kind, login, authorizeOptions) {
       // The credential of the database's one connect account comes in the same answer.
       const resolved = await control.resolve({
         code: login.code,
         clientIp: login.clientIp,
         ...(login.password !== undefined && { password: login.password }),
         credentialKind: kind,
+        ...(authorizeOptions?.startNow && { startWay: kind }),
       });
       if (!resolved.ok) return resolved;
-      if (resolved.resolved.resource.os !== kind) {
-        return { ok: false, refusal: refusal('WrongResourceKind') };
-      }
-      if (!offers(resolved.resolved, login.database)) {
-        return { ok: false, refusal: refusal('DatabaseNotOffered') };
-      }
+      // Started with the answer and then not used: the server's online row ends at once.
+      let unused = resolved.started;
+      const drop = (): void => {
+        if (unused) control.end(unused.connectionId);
+        unused = undefined;
+      };
+      const refuse = (code: Parameters<typeof refusal>[0]): Outcome<AuthorizedDb> => {
+        drop();
+        return { ok: false, refusal: refusal(code) };
+      };
+      if (resolved.resolved.resource.os !== kind) return refuse('WrongResourceKind');
+      if (!offers(resolved.resolved, login.database)) return refuse('DatabaseNotOffered');
       const c = resolved.credential;
-      if (!c) return { ok: false, refusal: refusal('AgentError') };
+      if (!c) return refuse('AgentError');
       return {
         ok: true,
         resolved: resolved.resolved,
         target: { host: c.host, port: c.port, username: c.username, password: c.password ?? '' },
-        begin: () => begin(kind, login, resolved.grant),
+        begin: () => {
+          const started = unused;
+          unused = undefined;
+          return begin(kind, login, resolved.grant, started);
+        },
+        drop,
       };
     },
   };

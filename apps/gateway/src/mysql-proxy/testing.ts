@@ -88,6 +88,7 @@ export function fakeSessions(codes: Record<string, FakeCode>): {
         ok: true,
         resolved,
         target,
+        drop() {},
         begin() {
           const cutListeners: ((reason: string) => void)[] = [];
           const record: FakeSession = {

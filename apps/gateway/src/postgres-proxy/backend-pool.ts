@@ -72,6 +72,11 @@ export interface BackendPool {
   /** An idle connection for this login, taken out of the pool; undefined when there is none. */
   take(key: string): LoggedIn | undefined;
   /**
+   * Whether take(key) is likely to give a connection soon: one is idle, or being reset after
+   * its last session (a client that connects per query comes back before the reset is done).
+   */
+  has(key: string): boolean;
+  /**
    * A connection whose session ended cleanly, without the session's listeners: reset and
    * kept, or closed when it cannot be. The caller no longer owns the socket.
    */
@@ -139,6 +144,8 @@ function merged(login: Buffer[], changed: Buffer[]): Buffer[] {
 
 export function createBackendPool(options: PoolOptions = DEFAULT_POOL): BackendPool {
   const idle = new Map<string, Idle[]>();
+  /** Connections given back and not yet reset, by login. */
+  const resetting = new Map<string, number>();
   let total = 0;
   let closed = options.idleMs <= 0;
 
@@ -194,14 +201,24 @@ export function createBackendPool(options: PoolOptions = DEFAULT_POOL): BackendP
       entry.loggedIn.socket.pause();
       return entry.loggedIn;
     },
+    has(key) {
+      return (idle.get(key)?.length ?? 0) > 0 || (resetting.get(key) ?? 0) > 0;
+    },
     giveBack(key, server, loggedIn) {
       const { socket } = loggedIn;
       if (closed || socket.destroyed) return void socket.destroy();
       // The session took its own listeners off (relay.ts); an error during the reset must not
       // throw.
       socket.on('error', () => socket.destroy());
+      resetting.set(key, (resetting.get(key) ?? 0) + 1);
+      const done = (): void => {
+        const left = (resetting.get(key) ?? 1) - 1;
+        if (left > 0) resetting.set(key, left);
+        else resetting.delete(key);
+      };
       reset(socket).then(
         (changed) => {
+          done();
           socket.removeAllListeners('error');
           park(key, server, {
             ...loggedIn,
@@ -210,7 +227,10 @@ export function createBackendPool(options: PoolOptions = DEFAULT_POOL): BackendP
             rest: Buffer.alloc(0),
           });
         },
-        () => socket.destroy(),
+        () => {
+          done();
+          socket.destroy();
+        },
       );
     },
     closeIdleOn(server) {

@@ -78,6 +78,21 @@ interface CancelTarget {
   key: { pid: number; secret: number };
 }
 
+/** Start-ups remembered with the login key they led to (backend-pool.ts). */
+const KEYS_KEPT = 1000;
+
+/**
+ * A digest of a client's start-up parameters (its code, database and settings), so that the
+ * map of keys holds no code.
+ */
+function startupDigest(parameters: Map<string, string>): string {
+  const hash = crypto.createHash('sha256');
+  for (const [k, v] of [...parameters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    hash.update(k).update('\0').update(v).update('\0');
+  }
+  return hash.digest('base64');
+}
+
 /** Reads one message at a time from a socket that is not yet relaying. */
 function messages(socket: net.Socket, reader: MessageReader) {
   const queue: Message[] = [];
@@ -146,6 +161,15 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
   const cancelKeys = new Map<number, CancelTarget>();
   const secureContext = options.tls && tls.createSecureContext(options.tls);
   const pool = createBackendPool(options.pool ?? DEFAULT_POOL);
+  /** The login key each recent start-up led to, by startupDigest (at most KEYS_KEPT). */
+  const keyOfStartup = new Map<string, string>();
+  const rememberKey = (startup: string, key: string): void => {
+    keyOfStartup.delete(startup);
+    keyOfStartup.set(startup, key);
+    if (keyOfStartup.size > KEYS_KEPT) {
+      keyOfStartup.delete(keyOfStartup.keys().next().value as string);
+    }
+  };
 
   async function handle(raw: net.Socket): Promise<void> {
     raw.setNoDelay(true);
@@ -203,11 +227,16 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
       const wanted = asked && asked !== user ? asked : undefined;
       if (wanted) parameters.set('database', wanted);
       else parameters.delete('database');
-      let authorized = await sessions.authorize('postgresql', {
-        code: user,
-        clientIp,
-        ...(wanted && { database: wanted }),
-      });
+      // The same start-up as a session whose target connection is kept: that connection is
+      // likely to be this one's, so the session starts with the code's answer.
+      const startup = startupDigest(parameters);
+      const known = keyOfStartup.get(startup);
+      const startNow = known !== undefined && pool.has(known);
+      let authorized = await sessions.authorize(
+        'postgresql',
+        { code: user, clientIp, ...(wanted && { database: wanted }) },
+        { startNow },
+      );
       if (!authorized.ok && authorized.refusal.code === 'PasswordError') {
         // A temporary authorization: its one-time password, asked for in cleartext, so only
         // over TLS.
@@ -223,18 +252,17 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
         const reply = await input.next();
         if (!reply || reply.type !== 'p'.charCodeAt(0)) return void socket.destroy();
         const password = new BodyReader(reply.body).cstring();
-        authorized = await sessions.authorize('postgresql', {
-          code: user,
-          clientIp,
-          password,
-          ...(wanted && { database: wanted }),
-        });
+        authorized = await sessions.authorize(
+          'postgresql',
+          { code: user, clientIp, password, ...(wanted && { database: wanted }) },
+          { startNow },
+        );
       }
       if (!authorized.ok) {
         logger.info({ ip: clientIp, code: authorized.refusal.code }, 'postgresql login refused');
         return fatal(socket, '28000', refusalText(authorized.refusal));
       }
-      await connect(socket, input, authorized, parameters, clientIp);
+      await connect(socket, input, authorized, parameters, clientIp, startup);
     } catch (err) {
       logger.debug({ err, ip: clientIp }, 'postgresql start-up failed');
       fatal(socket, '08P01', 'Portcullis: the start-up could not be read');
@@ -249,6 +277,7 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
     authorized: AuthorizedDb,
     parameters: Map<string, string>,
     clientIp: string,
+    startup: string,
   ): Promise<void> {
     const { target, resolved } = authorized;
     const listed = resolved.resource.databases.find((d) => d !== '' && d !== '*');
@@ -256,6 +285,7 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
     const passOn = new Map([['database', database]]);
     for (const [k, v] of parameters) if (!WITHHELD.has(k)) passOn.set(k, v);
     const key = loginKey({ ...target, parameters: passOn });
+    rememberKey(startup, key);
     const dbServer = serverOf(target);
     const login = async (): Promise<LoggedIn> => {
       for (let attempt = 0; ; attempt++) {
@@ -277,6 +307,7 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
     try {
       loggedIn = pool.take(key) ?? (await login());
     } catch (err) {
+      authorized.drop();
       // The database's own words (user names, addresses) go to the gateway's log only.
       const why = err instanceof TargetRefused ? err.message : 'the database cannot be reached';
       logger.warn(
@@ -289,7 +320,10 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
         'Portcullis: the database refused the connect account (InvalidResource); the gateway log says why',
       );
     }
-    if (socket.destroyed) return void loggedIn.socket.destroy();
+    if (socket.destroyed) {
+      authorized.drop();
+      return void loggedIn.socket.destroy();
+    }
     let begun: Awaited<ReturnType<AuthorizedDb['begin']>>;
     try {
       begun = await authorized.begin();

@@ -85,6 +85,15 @@ export interface SessionControl {
   cut(connectionId: number, reason?: string): boolean;
 }
 
+type SessionWay = Extract<SessionMessage, { type: 'session_start' }>['way'];
+type SessionStarted = Extract<ServerMessage, { type: 'session_started' }>;
+/** What session_started carries: the session, or why it did not start. */
+type StartOutcome =
+  | { refusal: SessionRefusal }
+  | (Required<Pick<SessionStarted, 'connection_id'>> &
+      Pick<SessionStarted, 'policy' | 'log_filters' | 'sql_policy'>);
+type StartedSession = NonNullable<Extract<ServerMessage, { type: 'code_resolved' }>['started']>;
+
 function refusalOf(error: unknown): SessionRefusal {
   if (error instanceof ExplainedRefusal) {
     return {
@@ -116,6 +125,52 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
   const open = new Map<number, GatewayLink>();
   const v = CONTROL_PROTOCOL;
 
+  /**
+   * Opens the session a grant allows (an online connection row) and spends the grant: what
+   * session_started carries, or the refusal. resolve_code runs it too, when asked to start.
+   */
+  async function startSession(
+    link: GatewayLink,
+    token: string,
+    way: SessionWay,
+    clientIp: string,
+  ): Promise<StartOutcome> {
+    const grant = grants.get(link, token);
+    grants.spend(token);
+    if (!grant || grant.username === null) {
+      return { refusal: refusalOf(new AppError('TunnelNotFound')) };
+    }
+    const ctx = getCtx();
+    const kind = isDatabaseWay(way) ? way : 'linux';
+    if (grant.resolved.resource.os !== kind) {
+      return { refusal: refusalOf(new AppError('WrongResourceKind')) };
+    }
+    const policy = kind === 'linux' ? await sessionPolicy(ctx, grant.resolved) : undefined;
+    const sqlPolicy =
+      kind === 'linux'
+        ? undefined
+        : await sessionSqlPolicy(ctx, grant.resolved.resource.id, grant.resource);
+    const logFilters = await sessionLogFilters(ctx, grant.resolved.resource.network_id);
+    if (logFilters.truncated) {
+      link.log.warn(
+        { network_id: grant.resolved.resource.network_id },
+        'the cluster has more log filters than a session carries; the newest do not apply',
+      );
+    }
+    const id = await openConnection(ctx, grant, { way, clientIp });
+    open.set(id, link);
+    link.log.info(
+      { connection_id: id, tunnel_id: grant.resolved.tunnel_id, way },
+      'session started',
+    );
+    return {
+      connection_id: id,
+      ...(policy && { policy }),
+      ...(logFilters.conditions.length > 0 && { log_filters: logFilters.conditions }),
+      ...(sqlPolicy && { sql_policy: sqlPolicy }),
+    };
+  }
+
   const handlers: {
     [T in SessionMessage['type']]: (
       link: GatewayLink,
@@ -144,6 +199,21 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
           { tunnel_id: resolved.tunnel_id, account_id: resolved.account.id, ip: m.client_ip },
           'code resolved for a gateway',
         );
+        // A database proxy holding a connection to the target: the session starts now.
+        let started: StartedSession | undefined;
+        if (m.start_way !== undefined && m.start_way === m.credential_kind) {
+          const outcome = await startSession(link, grant, m.start_way, m.client_ip);
+          if ('refusal' in outcome) {
+            const { refusal } = outcome;
+            link.send({ v, type: 'code_resolved', request_id: m.request_id, refusal });
+            return;
+          }
+          started = {
+            connection_id: outcome.connection_id,
+            ...(outcome.log_filters && { log_filters: outcome.log_filters }),
+            ...(outcome.sql_policy && { sql_policy: outcome.sql_policy }),
+          };
+        }
         link.send({
           v,
           type: 'code_resolved',
@@ -151,6 +221,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
           resolved,
           grant,
           ...(credential && { credential }),
+          ...(started && { started }),
         });
       } catch (error) {
         const refusal = refusalOf(error);
@@ -196,47 +267,8 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       }
     },
     async session_start(link, m) {
-      const grant = grants.get(link, m.grant);
-      grants.spend(m.grant);
-      if (!grant || grant.username === null) {
-        const refusal = refusalOf(new AppError('TunnelNotFound'));
-        link.send({ v, type: 'session_started', request_id: m.request_id, refusal });
-        return;
-      }
-      const ctx = getCtx();
-      const kind = isDatabaseWay(m.way) ? m.way : 'linux';
-      if (grant.resolved.resource.os !== kind) {
-        const refusal = refusalOf(new AppError('WrongResourceKind'));
-        link.send({ v, type: 'session_started', request_id: m.request_id, refusal });
-        return;
-      }
-      const policy = kind === 'linux' ? await sessionPolicy(ctx, grant.resolved) : undefined;
-      const sqlPolicy =
-        kind === 'linux'
-          ? undefined
-          : await sessionSqlPolicy(ctx, grant.resolved.resource.id, grant.resource);
-      const logFilters = await sessionLogFilters(ctx, grant.resolved.resource.network_id);
-      if (logFilters.truncated) {
-        link.log.warn(
-          { network_id: grant.resolved.resource.network_id },
-          'the cluster has more log filters than a session carries; the newest do not apply',
-        );
-      }
-      const id = await openConnection(ctx, grant, { way: m.way, clientIp: m.client_ip });
-      open.set(id, link);
-      link.log.info(
-        { connection_id: id, tunnel_id: grant.resolved.tunnel_id, way: m.way },
-        'session started',
-      );
-      link.send({
-        v,
-        type: 'session_started',
-        request_id: m.request_id,
-        connection_id: id,
-        ...(policy && { policy }),
-        ...(logFilters.conditions.length > 0 && { log_filters: logFilters.conditions }),
-        ...(sqlPolicy && { sql_policy: sqlPolicy }),
-      });
+      const outcome = await startSession(link, m.grant, m.way, m.client_ip);
+      link.send({ v, type: 'session_started', request_id: m.request_id, ...outcome });
     },
     async session_end(link, m) {
       // Only the gateway carrying a session may end it.

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Gateway } from '../../../../gateway/src/control/client';
 import {
   message,
@@ -347,6 +347,66 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
     expect(await backendPid(fourth)).not.toBe(thirdPid);
     await fourth.end();
     await until(async () => (await backendsWhere('pid = ANY($1)', [[pid, thirdPid]])) === 0);
+  });
+
+  it('a session on a kept connection starts with the code’s answer: one round trip to the server, not two', async () => {
+    const start = vi.spyOn(gateway.sessions, 'start');
+    const resolve = vi.spyOn(gateway.sessions, 'resolve');
+    // A start-up of its own (no earlier test kept a connection for it).
+    const app = { application_name: 'one-round-trip' };
+    try {
+      const first = connect(code, app);
+      await first.connect();
+      await first.query('SELECT 1 AS one');
+      await first.end();
+      await until(async () => (await connections())[0]?.ended_at !== null);
+
+      const second = connect(code, app);
+      await second.connect();
+      expect((await second.query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
+      await second.end();
+      // The first asked twice (resolve, then start once logged in); the second once.
+      expect(resolve.mock.calls.map(([request]) => request.startWay)).toEqual([
+        undefined,
+        'postgresql',
+      ]);
+      expect(start).toHaveBeenCalledTimes(1);
+      // Online, ended and logged as any session.
+      const [row, firstRow] = await connections();
+      expect(row!.id).not.toBe(firstRow!.id);
+      await until(async () => (await connections())[0]?.ended_at !== null);
+      const lines = await statementLog(row!.id, 1);
+      expect(lines.map((l) => l.statement)).toEqual(['SELECT 2 AS two']);
+
+      // The connect account changed since (to a role PostgreSQL does not have): the session
+      // started with the answer, the kept connection is the old account's, and the new one is
+      // refused. The client is told why, and the session that started ends at once.
+      const wrong = await admin.patch(`/api/v1/resource/${dbId}`, {
+        username: `${SCRATCH}_nobody`,
+      });
+      expect(wrong.statusCode, wrong.body).toBe(200);
+      try {
+        const third = connect(code, app);
+        await expect(third.connect()).rejects.toThrow(/InvalidResource/);
+        const [refused] = await connections();
+        expect(refused!.id).not.toBe(row!.id);
+        await until(async () => (await connections())[0]?.ended_at !== null);
+        expect(start).toHaveBeenCalledTimes(1);
+      } finally {
+        const back = await admin.patch(`/api/v1/resource/${dbId}`, {
+          username: ROLE,
+          password: ROLE_PASSWORD,
+        });
+        expect(back.statusCode, back.body).toBe(200);
+      }
+      const fourth = connect(code, app);
+      await fourth.connect();
+      expect((await fourth.query('SELECT 4 AS four')).rows).toEqual([{ four: 4 }]);
+      await fourth.end();
+    } finally {
+      start.mockRestore();
+      resolve.mockRestore();
+    }
   });
 
   it('closes the connections it keeps idle when the database says there are too many', async () => {
