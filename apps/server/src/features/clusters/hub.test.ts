@@ -136,6 +136,40 @@ describe('gateway control channel', () => {
     await g.closed;
   });
 
+  it('answers a question a gateway waits on before the reports that came with it', async () => {
+    const g = dial(key);
+    g.ws.on('open', () => g.ws.send(hello()));
+    await until(() => g.messages.some((m) => m.type === 'welcome'));
+    // In one write, as a gateway sends the last session's log and end with the next client's
+    // code: reports first, the question last.
+    const raw = (g.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    raw.cork();
+    const data = new Uint8Array(64).fill(0x61);
+    for (let i = 0; i < 20; i++) {
+      g.ws.send(
+        encodeRecordingFrame({ connection_id: 987_700 + i, offset: 0, data }, CONTROL_PROTOCOL),
+      );
+      g.ws.send(JSON.stringify({ v: CONTROL_PROTOCOL, type: 'session_end', connection_id: i }));
+    }
+    g.ws.send(
+      JSON.stringify({
+        v: CONTROL_PROTOCOL,
+        type: 'resolve_code',
+        request_id: 'next-client',
+        code: 'no-such-code',
+        client_ip: '127.0.0.1',
+      }),
+    );
+    raw.uncork();
+    await until(() => g.messages.filter((m) => m.type === 'recording_ack').length === 20);
+    const order = g.messages
+      .map((m) => m.type)
+      .filter((type) => type === 'code_resolved' || type === 'recording_ack');
+    expect(order[0]).toBe('code_resolved');
+    g.ws.close();
+    await g.closed;
+  });
+
   it('closes a channel whose first word is a binary frame, not hello', async () => {
     const g = dial(key);
     g.ws.on('open', () =>

@@ -29,7 +29,12 @@ import { AppError } from '../../lib/app-error';
 import { sha256Hex } from '../../lib/crypto';
 import { corkAWhile, corkForTick } from '../../lib/tick-cork';
 import { nowSeconds } from '../../lib/time';
-import { createSessionControl, isSessionMessage, type GatewayLink } from '../sessions/control';
+import {
+  createSessionControl,
+  isSessionMessage,
+  isWaitedOn,
+  type GatewayLink,
+} from '../sessions/control';
 import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
 
 export const CLOSE_BAD_KEY = 4401;
@@ -57,6 +62,14 @@ export interface GatewayHub {
   /** Closes every gateway connection and waits for their bookkeeping to finish. */
   close(): Promise<void>;
 }
+
+/**
+ * Resolves at the event loop's next turn. A gateway's reports (a session's end, an alarm, a
+ * file-log entry, a recording chunk) often come in the same read as a question it waits on (a
+ * code to check, for the next client): run after it, the answer goes out first, and a client
+ * that connects per query does not wait for the last one's bookkeeping.
+ */
+const afterAnswers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** How long a message the gateway does not wait on may wait for company. */
 const CAN_WAIT_MS = 20;
@@ -131,9 +144,10 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           if (!conn) socket.close(CLOSE_BAD_HELLO, 'unreadable hello');
           return;
         }
-        // Off the ordered chain, as the session messages below.
-        const work = sessions
-          .onRecordingChunk(conn.link, chunk)
+        // Off the ordered chain, as the session messages below, and after their answers.
+        const { link } = conn;
+        const work = afterAnswers()
+          .then(() => sessions.onRecordingChunk(link, chunk))
           .catch((error: unknown) => request.log.error({ err: error }, 'recording chunk failed'));
         chains.add(work);
         void work.finally(() => chains.delete(work));
@@ -178,10 +192,13 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           await onResult(conn, message.task_id, message.result, message.error);
         } else if (isSessionMessage(message)) {
           // Not on the ordered chain: a slow check (a temporary password's hash) must not hold
-          // up heartbeats or other sessions. close() still waits for it.
-          const work = sessions
-            .onMessage(conn.link, message)
-            .catch((error: unknown) => request.log.error({ err: error }, 'session message failed'));
+          // up heartbeats or other sessions. close() still waits for it. A report waits for
+          // the answers read with it (afterAnswers).
+          const { link } = conn;
+          const run = (): Promise<void> => sessions.onMessage(link, message);
+          const work = (isWaitedOn(message) ? run() : afterAnswers().then(run)).catch(
+            (error: unknown) => request.log.error({ err: error }, 'session message failed'),
+          );
           chains.add(work);
           void work.finally(() => chains.delete(work));
         }

@@ -75,6 +75,18 @@ export function isSessionMessage(message: GatewayMessage): message is SessionMes
   return SESSION_MESSAGE_TYPES.has(message.type);
 }
 
+/** The session messages a gateway waits on the answer to; the others are reports. */
+const WAITED_ON_TYPES: ReadonlySet<string> = new Set([
+  'resolve_code',
+  'redeem_web_token',
+  'session_credential',
+  'session_start',
+]);
+
+export function isWaitedOn(message: SessionMessage): boolean {
+  return WAITED_ON_TYPES.has(message.type);
+}
+
 export interface SessionControl {
   onMessage(link: GatewayLink, message: SessionMessage): Promise<void>;
   /** A recording chunk that came as a binary frame (contract recording-frame.ts). */
