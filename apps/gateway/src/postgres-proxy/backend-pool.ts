@@ -46,11 +46,14 @@ export interface LoginKey {
 
 /** A digest, so that no password is kept as a map key. */
 export function loginKey(login: LoginKey): string {
+  return digest([login.host, String(login.port), login.username, login.password], login.parameters);
+}
+
+/** A digest of the parts and the parameters (in name order), each part NUL-terminated. */
+export function digest(parts: string[], parameters: Map<string, string>): string {
   const hash = crypto.createHash('sha256');
-  for (const part of [login.host, String(login.port), login.username, login.password]) {
-    hash.update(part).update('\0');
-  }
-  for (const [k, v] of [...login.parameters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const part of parts) hash.update(part).update('\0');
+  for (const [k, v] of [...parameters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     hash.update(k).update('\0').update(v).update('\0');
   }
   return hash.digest('base64');

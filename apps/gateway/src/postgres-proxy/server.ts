@@ -35,6 +35,7 @@ import {
 import {
   createBackendPool,
   DEFAULT_POOL,
+  digest,
   loginKey,
   serverOf,
   type PoolOptions,
@@ -80,18 +81,6 @@ interface CancelTarget {
 
 /** Start-ups remembered with the login key they led to (backend-pool.ts). */
 const KEYS_KEPT = 1000;
-
-/**
- * A digest of a client's start-up parameters (its code, database and settings), so that the
- * map of keys holds no code.
- */
-function startupDigest(parameters: Map<string, string>): string {
-  const hash = crypto.createHash('sha256');
-  for (const [k, v] of [...parameters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    hash.update(k).update('\0').update(v).update('\0');
-  }
-  return hash.digest('base64');
-}
 
 /** Reads one message at a time from a socket that is not yet relaying. */
 function messages(socket: net.Socket, reader: MessageReader) {
@@ -161,7 +150,10 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
   const cancelKeys = new Map<number, CancelTarget>();
   const secureContext = options.tls && tls.createSecureContext(options.tls);
   const pool = createBackendPool(options.pool ?? DEFAULT_POOL);
-  /** The login key each recent start-up led to, by startupDigest (at most KEYS_KEPT). */
+  /**
+   * The login key each recent start-up led to, by a digest of the start-up's parameters (its
+   * code, database and settings: no code is kept), at most KEYS_KEPT.
+   */
   const keyOfStartup = new Map<string, string>();
   const rememberKey = (startup: string, key: string): void => {
     keyOfStartup.delete(startup);
@@ -229,7 +221,7 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
       else parameters.delete('database');
       // The same start-up as a session whose target connection is kept: that connection is
       // likely to be this one's, so the session starts with the code's answer.
-      const startup = startupDigest(parameters);
+      const startup = digest([], parameters);
       const known = keyOfStartup.get(startup);
       const startNow = known !== undefined && pool.has(known);
       let authorized = await sessions.authorize(

@@ -2,6 +2,7 @@
  * The control channel from a gateway's side: a real WebSocket client on the real server,
  * speaking the contract's messages.
  */
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -142,7 +143,7 @@ describe('gateway control channel', () => {
     await until(() => g.messages.some((m) => m.type === 'welcome'));
     // In one write, as a gateway sends the last session's log and end with the next client's
     // code: reports first, the question last.
-    const raw = (g.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    const raw = (g.ws as unknown as { _socket: Socket })._socket;
     raw.cork();
     const data = new Uint8Array(64).fill(0x61);
     for (let i = 0; i < 20; i++) {
