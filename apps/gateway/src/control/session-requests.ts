@@ -75,6 +75,21 @@ export interface SessionControlApi {
   onCut(listener: (connectionId: number, reason: string) => void): () => void;
 }
 
+/** A session as the server's answer (session_started, or code_resolved's started) gives it. */
+function startedSession(wire: {
+  connection_id: number;
+  policy?: CommandPolicy;
+  log_filters?: string[];
+  sql_policy?: SqlPolicy;
+}): StartedSession {
+  return {
+    connectionId: wire.connection_id,
+    ...(wire.policy && { policy: wire.policy }),
+    ...(wire.log_filters && { logFilters: wire.log_filters }),
+    ...(wire.sql_policy && { sqlPolicy: wire.sql_policy }),
+  };
+}
+
 /** No answer: the channel is down or the server did not reply in time. */
 const UNREACHABLE: SessionRefusal = {
   code: 'AgentError',
@@ -137,19 +152,12 @@ export function createSessionRequests(
         ...(request.startWay !== undefined && { start_way: request.startWay }),
       });
       if (reply?.type === 'code_resolved' && reply.resolved && reply.grant) {
-        const started = reply.started;
         return {
           ok: true,
           resolved: reply.resolved,
           grant: reply.grant,
           ...(reply.credential && { credential: reply.credential }),
-          ...(started && {
-            started: {
-              connectionId: started.connection_id,
-              ...(started.log_filters && { logFilters: started.log_filters }),
-              ...(started.sql_policy && { sqlPolicy: started.sql_policy }),
-            },
-          }),
+          ...(reply.started && { started: startedSession(reply.started) }),
         };
       }
       return { ok: false, refusal: refusal(reply) };
@@ -181,13 +189,7 @@ export function createSessionRequests(
         way,
       });
       if (reply?.type === 'session_started' && reply.connection_id !== undefined) {
-        return {
-          ok: true,
-          connectionId: reply.connection_id,
-          ...(reply.policy && { policy: reply.policy }),
-          ...(reply.log_filters && { logFilters: reply.log_filters }),
-          ...(reply.sql_policy && { sqlPolicy: reply.sql_policy }),
-        };
+        return { ok: true, ...startedSession({ ...reply, connection_id: reply.connection_id }) };
       }
       return { ok: false, refusal: refusal(reply) };
     },

@@ -13,6 +13,7 @@ import tls from 'node:tls';
 import type { SessionRefusal } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import type { AuthorizedDb, DbSession, DbSessions } from '../db-proxy/session';
+import { LruCache } from '../sql-audit/cache';
 import { relaySession } from './relay';
 import {
   authenticationCleartext,
@@ -79,7 +80,7 @@ interface CancelTarget {
   key: { pid: number; secret: number };
 }
 
-/** Start-ups remembered with the login key they led to (backend-pool.ts). */
+/** Start-ups whose login key is remembered: the last this many used (sql-audit/cache.ts). */
 const KEYS_KEPT = 1000;
 
 /** Reads one message at a time from a socket that is not yet relaying. */
@@ -152,16 +153,9 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
   const pool = createBackendPool(options.pool ?? DEFAULT_POOL);
   /**
    * The login key each recent start-up led to, by a digest of the start-up's parameters (its
-   * code, database and settings: no code is kept), at most KEYS_KEPT.
+   * code, database and settings: no code is kept).
    */
-  const keyOfStartup = new Map<string, string>();
-  const rememberKey = (startup: string, key: string): void => {
-    keyOfStartup.delete(startup);
-    keyOfStartup.set(startup, key);
-    if (keyOfStartup.size > KEYS_KEPT) {
-      keyOfStartup.delete(keyOfStartup.keys().next().value as string);
-    }
-  };
+  const keyOfStartup = new LruCache<string>(KEYS_KEPT);
 
   async function handle(raw: net.Socket): Promise<void> {
     raw.setNoDelay(true);
@@ -277,7 +271,7 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
     const passOn = new Map([['database', database]]);
     for (const [k, v] of parameters) if (!WITHHELD.has(k)) passOn.set(k, v);
     const key = loginKey({ ...target, parameters: passOn });
-    rememberKey(startup, key);
+    keyOfStartup.set(startup, key);
     const dbServer = serverOf(target);
     const login = async (): Promise<LoggedIn> => {
       for (let attempt = 0; ; attempt++) {

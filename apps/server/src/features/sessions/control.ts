@@ -104,7 +104,6 @@ type StartOutcome =
   | { refusal: SessionRefusal }
   | (Required<Pick<SessionStarted, 'connection_id'>> &
       Pick<SessionStarted, 'policy' | 'log_filters' | 'sql_policy'>);
-type StartedSession = NonNullable<Extract<ServerMessage, { type: 'code_resolved' }>['started']>;
 
 function refusalOf(error: unknown): SessionRefusal {
   if (error instanceof ExplainedRefusal) {
@@ -212,7 +211,8 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
           'code resolved for a gateway',
         );
         // A database proxy holding a connection to the target: the session starts now.
-        let started: StartedSession | undefined;
+        // (A database session has no command policy: the outcome is what `started` holds.)
+        let started: Exclude<StartOutcome, { refusal: SessionRefusal }> | undefined;
         if (m.start_way !== undefined && m.start_way === m.credential_kind) {
           const outcome = await startSession(link, grant, m.start_way, m.client_ip);
           if ('refusal' in outcome) {
@@ -220,11 +220,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
             link.send({ v, type: 'code_resolved', request_id: m.request_id, refusal });
             return;
           }
-          started = {
-            connection_id: outcome.connection_id,
-            ...(outcome.log_filters && { log_filters: outcome.log_filters }),
-            ...(outcome.sql_policy && { sql_policy: outcome.sql_policy }),
-          };
+          started = outcome;
         }
         link.send({
           v,
