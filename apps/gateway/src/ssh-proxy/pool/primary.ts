@@ -15,7 +15,7 @@ import type { Logger, LogLevel } from '../../core/logger';
 import type { Recordings } from '../../recording';
 import { loadHostKey } from '../host-key';
 import type { SshProxy } from '../server';
-import { callControl, type FromWorker, type ToWorker } from './protocol';
+import { callControl, sendIpc, type FromWorker, type ToWorker } from './protocol';
 import { SSH_WORKER_FLAG, WORKER_DATA_DIR_ENV, WORKER_LOG_LEVEL_ENV } from './worker';
 
 /** How to start a worker: the gateway's own entry file, run with {@link SSH_WORKER_FLAG}. */
@@ -77,9 +77,7 @@ export async function startSshProxyPool(options: SshProxyPoolOptions): Promise<S
   let closing = false;
   const workers: Worker[] = [];
 
-  const send = (worker: Worker, message: ToWorker, handle?: net.Socket): void => {
-    if (worker.child.connected) worker.child.send(message, handle);
-  };
+  const send = (worker: Worker, message: ToWorker): void => sendIpc(worker.child, message);
 
   const onMessage = (worker: Worker, message: FromWorker): void => {
     switch (message.type) {
@@ -147,13 +145,12 @@ export async function startSshProxyPool(options: SshProxyPoolOptions): Promise<S
     for (const worker of workers) send(worker, { type: 'cut', connectionId, reason });
   });
 
-  const least = (): Worker | undefined => leastLoaded(workers);
-
   const listener = net.createServer({ pauseOnConnect: true, noDelay: true }, (socket) => {
-    const worker = least();
+    const worker = leastLoaded(workers);
     if (!worker) return void socket.destroy();
     worker.handed++;
-    send(worker, { type: 'connection' }, socket);
+    // A worker that dies with the socket on its way closes it (Node, when the channel closes).
+    sendIpc(worker.child, { type: 'connection' }, socket, () => socket.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../../core/logger';
 import { createSpoolOnlyRecordings } from '../../recording';
 import { createSshSessionServer, type SessionTraffic } from '../server';
-import { LOAD_INTERVAL_MS, type FromWorker, type ToWorker } from './protocol';
+import { LOAD_INTERVAL_MS, sendIpc, type FromWorker, type ToWorker } from './protocol';
 import { createWorkerControl } from './worker-control';
 
 /** The command-line flag that makes the gateway's entry file run as an SSH worker. */
@@ -48,9 +48,8 @@ export function runSshWorker(env: NodeJS.ProcessEnv = process.env): void {
     level: level && level in LOG_LEVELS ? (level as LogLevel) : 'info',
     bindings: { ssh_worker: process.pid },
   });
-  const send = (message: FromWorker): void => {
-    if (process.connected) process.send?.(message);
-  };
+  // The primary may be gone (stopped, crashed) while the sessions close: such a send is dropped.
+  const send = (message: FromWorker): void => sendIpc(process, message);
   const control = createWorkerControl(send);
   const recordings = createSpoolOnlyRecordings(dataDir, logger, (op, connectionId) =>
     send({ type: 'recording', op, connectionId }),
