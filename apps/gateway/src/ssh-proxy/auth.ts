@@ -66,6 +66,13 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
   const { client, clientIp, control, logger } = deps;
   let done = false;
   let awaiting: AwaitingPassword | undefined;
+  /**
+   * The client hung up. The target login and the session's start are waited on (seconds, for a
+   * slow target): a session opened after the client left would stay online with its target
+   * connection open, and nothing would ever end it.
+   */
+  let clientGone = false;
+  client.once('close', () => (clientGone = true));
 
   const refuse = (ctx: AuthContext, refusal: SessionRefusal): void => {
     // The code (the user name) is a secret: never logged, not even masked beyond its length.
@@ -161,10 +168,16 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
     username: string,
     upstream: Client,
   ): Promise<void> => {
+    if (clientGone) return void upstream.end();
     const started = await control.start(grant, clientIp, 'ssh');
     if (!started.ok) {
       upstream.end();
       return refuse(ctx, started.refusal);
+    }
+    if (clientGone) {
+      upstream.end();
+      control.end(started.connectionId);
+      return;
     }
     done = true;
     logger.info(

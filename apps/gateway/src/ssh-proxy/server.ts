@@ -88,6 +88,12 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
           session = accepted;
           byConnectionId.set(accepted.connectionId, client);
           accepted.upstream.on('close', () => client.end());
+          accepted.upstream.on('error', (err) =>
+            logger.info(
+              { connection_id: accepted.connectionId, err: err.message },
+              'the target connection failed; ending the session',
+            ),
+          );
         },
       });
       // Opened at the first terminal channel; a spool that fails ends the session.

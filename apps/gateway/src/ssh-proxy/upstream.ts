@@ -21,6 +21,10 @@ export function connectUpstream(credential: SessionCredential): Promise<Client> 
     };
     client.once('ready', () => {
       client.removeListener('error', fail);
+      // A later failure (the target resets the connection, stops answering keepalives) ends
+      // it, and the 'close' that follows ends the session. Unheard, the error would end the
+      // gateway's process: every session of every member.
+      client.on('error', () => client.end());
       const socket = socketOf(client);
       if (socket) shareTheLoop(socket);
       resolve(client);
