@@ -310,6 +310,14 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
       authorized.drop();
       return void loggedIn.socket.destroy();
     }
+    // Until the relay takes it, the target waits paused and watched: what it says meanwhile (a
+    // FATAL on an administrator's termination) and its end stay for the relay to pass on. It
+    // used to flow with no listener, so those were lost and the client logged in to a dead
+    // connection, and an error there (a reset) had no listener and ended the gateway.
+    const backend = loggedIn.socket;
+    backend.pause();
+    const onWaitingError = (): void => void backend.destroy();
+    backend.on('error', onWaitingError);
     let begun: Awaited<ReturnType<AuthorizedDb['begin']>>;
     try {
       begun = await authorized.begin();
@@ -326,6 +334,11 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
       // The client left (or the start-up timer ran out) while the session was being opened.
       loggedIn.socket.destroy();
       return void session.end();
+    }
+    backend.off('error', onWaitingError);
+    if (backend.destroyed) {
+      void session.end();
+      return fatal(socket, '08006', 'Portcullis: the database closed the connection');
     }
     // The client's cancel key is the gateway's own; it stands for the target's.
     const pid = crypto.randomInt(1, 2 ** 31 - 1);
