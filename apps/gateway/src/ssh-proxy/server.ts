@@ -25,7 +25,16 @@ export interface SshSessionOptions {
   recordings?: Pick<Recordings, 'open'>;
   /** A client connection closed (a worker reports its load at once, see pool/worker.ts). */
   onSessionClosed?: () => void;
+  /** How long a connection may take to log in (default {@link LOGIN_GRACE_MS}). */
+  loginGraceMs?: number;
 }
+
+/**
+ * As sshd's LoginGraceTime (its default): a connection that has not logged in by then is closed.
+ * ssh2 has no such limit: a scanner's half-done handshake or a prompt nobody answers held its
+ * socket for good, and enough of them would use up the gateway's file descriptors.
+ */
+export const LOGIN_GRACE_MS = 120_000;
 
 export interface SshProxyOptions extends SshSessionOptions {
   port: number;
@@ -73,6 +82,12 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
     { hostKeys: [loadHostKey(options.dataDir)], ident: 'Portcullis' },
     (client, info) => {
       clients.set(client, bytesOf(client));
+      const grace = setTimeout(() => {
+        logger.info({ ip: info.ip }, 'ssh login took too long; closing the connection');
+        socketOf(client)?.destroy();
+      }, options.loginGraceMs ?? LOGIN_GRACE_MS);
+      client.once('ready', () => clearTimeout(grace));
+      client.once('close', () => clearTimeout(grace));
       // Interactive traffic: a keystroke goes out at once, not behind Nagle (ssh2 leaves it on).
       // The server side's connection has setNoDelay as the client does; @types/ssh2 omits it.
       (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
