@@ -52,6 +52,10 @@ interface Worker {
   sessions: number;
   /** Connections handed over since its last load report. */
   handed: number;
+  /** Its sessions the server has started and not yet heard the end of. */
+  live: Set<number>;
+  /** Its recordings being spooled (tracked, not yet finished). */
+  recording: Set<number>;
 }
 
 /** The worker a new connection goes to: fewest sessions, counting a busy event loop as many. */
@@ -87,14 +91,26 @@ export async function startSshProxyPool(options: SshProxyPoolOptions): Promise<S
             logger.error({ err, method: message.method }, 'a worker’s control call failed');
             return { ok: false, refusal: CALL_FAILED };
           })
-          .then((result) => send(worker, { type: 'rpc-reply', id: message.id, result }));
+          .then((result) => {
+            const started = result as { ok?: boolean; connectionId?: number };
+            if (message.method === 'start' && started.ok && started.connectionId !== undefined) {
+              worker.live.add(started.connectionId);
+            }
+            send(worker, { type: 'rpc-reply', id: message.id, result });
+          });
         return;
       case 'report':
+        if (message.method === 'end') worker.live.delete(message.args[0] as number);
         callControl(control, message.method, message.args);
         return;
       case 'recording':
-        if (message.op === 'track') options.recordings?.track(message.connectionId);
-        else options.recordings?.finish(message.connectionId);
+        if (message.op === 'track') {
+          worker.recording.add(message.connectionId);
+          options.recordings?.track(message.connectionId);
+        } else {
+          worker.recording.delete(message.connectionId);
+          options.recordings?.finish(message.connectionId);
+        }
         return;
       case 'load':
         worker.busy = message.busy;
@@ -123,12 +139,20 @@ export async function startSshProxyPool(options: SshProxyPoolOptions): Promise<S
       busy: 0,
       sessions: 0,
       handed: 0,
+      live: new Set(),
+      recording: new Set(),
     };
     child.on('message', (message: FromWorker) => {
       if (message.type === 'ready') onReady();
       onMessage(worker, message);
     });
     child.once('exit', (code, signal) => {
+      // Its sessions ended with it: the server hears so (they would stay online), and what its
+      // recordings spooled is uploaded and the files deleted (they would wait for ever).
+      for (const connectionId of worker.live) control.end(connectionId);
+      for (const connectionId of worker.recording) options.recordings?.finish(connectionId);
+      worker.live.clear();
+      worker.recording.clear();
       if (closing) return;
       logger.error({ pid: child.pid, code, signal }, 'an SSH worker ended; starting another');
       setTimeout(() => {
@@ -168,7 +192,10 @@ export async function startSshProxyPool(options: SshProxyPoolOptions): Promise<S
     close: async () => {
       closing = true;
       stopCuts();
-      await new Promise<void>((resolve) => listener.close(() => resolve()));
+      // Stops accepting. Its callback is not waited for: it waits until every connection ever
+      // handed over is closed, and one whose worker was killed with it is never reported so
+      // (stopping the gateway hung); the workers' own ends are waited for below.
+      listener.close();
       await Promise.all(
         workers.map(
           (worker) =>

@@ -186,4 +186,32 @@ describe('SSH sessions in worker processes', () => {
       expect([res.code, res.stdout.toString()]).toEqual([0, `again-${i}\n`]);
     }
   }, 30_000);
+
+  it('ends the sessions of a worker that dies, and uploads what it recorded', async () => {
+    await until(() => (workerPids().length === 2 ? true : undefined));
+    const shell = spawn(
+      'ssh',
+      [...client.options('publickey'), '-tt', '-p', String(proxyPort), `${code}@127.0.0.1`],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => shell.once('exit', resolve));
+    let seen = '';
+    shell.stdout.on('data', (d: Buffer) => (seen += d.toString()));
+    shell.stdin.write('echo before-$((6*7))\n');
+    await until(() => (seen.includes('before-42') ? true : undefined));
+    const [row] = await live();
+    expect(row).toBeDefined();
+    // The recorder spools every 250 ms: what it spooled before the worker died is kept.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Both, so that the one carrying the shell is among them.
+    for (const pid of workerPids()) process.kill(pid, 'SIGKILL');
+    expect(await exited).not.toBe(0);
+    // Before, the row stayed online and the spool file waited until the gateway restarted.
+    await until(async () => ((await live()).length === 0 ? true : undefined));
+    expect(await gateway.recordings!.idle(10_000)).toBe(true);
+    const cast = await admin.get(`/api/download_tunnel_log?connection_id=${row!.id}`);
+    expect(cast.statusCode, cast.body).toBe(200);
+    expect(cast.body).toContain('before-42');
+    await until(() => (workerPids().length === 2 ? true : undefined));
+  }, 30_000);
 });
