@@ -219,7 +219,8 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
         const password = await askPassword(`Password for ${label}: `);
         if (password === undefined || gone()) return;
         connected = await login({ ...credential.credential, password });
-        if (gone()) return;
+        // Gone while it logged in: the connection it made is ended below, not left open.
+        if (gone()) break;
       }
     }
     if (connected === 'refused' || connected === 'again') return;

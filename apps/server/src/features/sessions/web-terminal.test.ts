@@ -326,6 +326,32 @@ describe('the web terminal with a real gateway and sshd', () => {
     expect(await liveWetty()).toEqual([]);
   });
 
+  it('lets the target go when the browser leaves while the typed password is tried', async () => {
+    /** The gateway's TCP connections to the target sshd (this process holds the gateway). */
+    const toTarget = (): number =>
+      ['/proc/net/tcp', '/proc/net/tcp6']
+        .flatMap((file) => fs.readFileSync(file, 'utf8').split('\n').slice(1))
+        .map((line) => line.trim().split(/\s+/))
+        .filter(
+          ([, , remote, state]) =>
+            state === '01' &&
+            remote?.endsWith(`:${sshd.port.toString(16).toUpperCase().padStart(4, '0')}`),
+        ).length;
+    await until(async () => (await liveWetty()).length === 0 && toTarget() === 0);
+    const issued = (
+      await erin.client.post('/api/web_terminal/token', { project_resource_id: teamWeb })
+    ).json() as { token: string; url: string };
+    const term = openTerminal(issued.url, issued.token);
+    await until(() => term.output().includes('Password for'));
+    term.type(`${sshd.password}\r`);
+    // The tab is closed while the gateway logs in with it.
+    term.ws.terminate();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Before, the logged-in connection stayed open (with nothing to end it).
+    await until(() => toTarget() === 0, 5000);
+    expect(await liveWetty()).toEqual([]);
+  });
+
   it('never logs a token or a code', async () => {
     const issued = (await token()).json() as { token: string };
     expect(t.logs()).not.toContain(issued.token);
