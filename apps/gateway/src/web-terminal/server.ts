@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { WEB_TERMINAL_PATH } from '@portcullis/contract';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { SessionControlApi } from '../control/session-requests';
 import type { Logger } from '../core/logger';
 import type { Recordings } from '../recording';
@@ -21,7 +21,16 @@ export interface WebTerminalOptions {
   control: SessionControlApi;
   logger: Logger;
   recordings?: Recordings;
+  /** How often each browser is pinged (default {@link HEARTBEAT_MS}). */
+  heartbeatMs?: number;
 }
+
+/**
+ * Each browser is pinged this often, and one that has not answered the last ping is cut off: a
+ * laptop that sleeps or loses its network sends no close, and its terminal (online, with the
+ * target's shell open) would otherwise wait for ever. Browsers answer pings by themselves.
+ */
+export const HEARTBEAT_MS = 30_000;
 
 export interface WebTerminal {
   readonly port: number;
@@ -57,7 +66,20 @@ export async function startWebTerminal(options: WebTerminalOptions): Promise<Web
     logger.info({ connection_id: connectionId, reason }, 'web terminal cut by the server');
     cut(reason);
   });
-  server.on('connection', (ws, request) =>
+  const answered = new WeakMap<WebSocket, boolean>();
+  const heartbeat = setInterval(() => {
+    for (const ws of server.clients) {
+      if (answered.get(ws) === false) {
+        ws.terminate();
+        continue;
+      }
+      answered.set(ws, false);
+      ws.ping();
+    }
+  }, options.heartbeatMs ?? HEARTBEAT_MS);
+  heartbeat.unref();
+  server.on('connection', (ws, request) => {
+    ws.on('pong', () => answered.set(ws, true));
     handleTerminal(ws, clientIp(request), {
       control,
       logger,
@@ -66,14 +88,15 @@ export async function startWebTerminal(options: WebTerminalOptions): Promise<Web
         cuts.set(connectionId, cut);
         return () => cuts.delete(connectionId);
       },
-    }),
-  );
+    });
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   logger.info({ port }, 'web terminal listening');
   return {
     port,
     close: async () => {
+      clearInterval(heartbeat);
       stopCuts();
       for (const ws of server.clients) ws.close(CLOSE_GOING_AWAY, 'GatewayStopping');
       // A browser that never answers the close frame must not hold the gateway's exit.
