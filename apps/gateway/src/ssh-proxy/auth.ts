@@ -30,6 +30,12 @@ const METHODS: AuthContext['method'][] = ['publickey', 'keyboard-interactive', '
 const RETRYABLE = new Set(['AccountPubKeyNotFound', 'AccountPubKeyError', 'PasswordError']);
 /** Wrong target passwords allowed before the connection is refused (as sshd's default). */
 export const PASSWORD_TRIES = 3;
+/**
+ * Failed logins on one connection before it is closed, as sshd's MaxAuthTries: without a limit
+ * one connection could try keys and codes (each a question to the server) for as long as the
+ * login grace time let it.
+ */
+export const MAX_AUTH_FAILURES = 6;
 
 export interface AcceptedSession {
   resolved: ResolvedCode;
@@ -74,15 +80,27 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
   let clientGone = false;
   client.once('close', () => (clientGone = true));
 
+  let failures = 0;
+  /** Ends the login: the client is told no, and hung up on once the banner has gone. */
+  const hangUp = (ctx: AuthContext): void => {
+    ctx.reject([]);
+    done = true;
+    setTimeout(() => client.end(), 50);
+  };
+  /** A failed try after which another key or method may still succeed, up to the limit. */
+  const tryAgain = (ctx: AuthContext): void => {
+    if (++failures < MAX_AUTH_FAILURES) return void ctx.reject(METHODS);
+    logger.warn({ ip: clientIp }, 'ssh login: too many failures');
+    sendBanner(client, 'Portcullis: too many authentication failures', logger);
+    hangUp(ctx);
+  };
   const refuse = (ctx: AuthContext, refusal: SessionRefusal): void => {
     // The code (the user name) is a secret: never logged, not even masked beyond its length.
     logger.warn({ ip: clientIp, method: ctx.method, code: refusal.code }, 'ssh login refused');
     sendBanner(client, `Portcullis: ${refusal.message} (${refusal.code})`, logger);
-    if (RETRYABLE.has(refusal.code)) return void ctx.reject(METHODS);
-    ctx.reject([]);
-    done = true;
-    // Let the failure and banner reach the client, then hang up: retrying cannot help.
-    setTimeout(() => client.end(), 50);
+    if (RETRYABLE.has(refusal.code)) return tryAgain(ctx);
+    // Retrying cannot help.
+    hangUp(ctx);
   };
 
   const resolve = async (ctx: AuthContext): Promise<Resolved | null> => {
@@ -90,7 +108,7 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
       case 'publickey': {
         const key = ssh2.utils.parseKey(ctx.key.data);
         if (key instanceof Error || Array.isArray(key)) {
-          ctx.reject(METHODS);
+          tryAgain(ctx);
           return null;
         }
         // Without a signature the client only asks whether the key would do: it may sign.
@@ -99,7 +117,7 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
           return null;
         }
         if (key.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true) {
-          ctx.reject(METHODS);
+          tryAgain(ctx);
           return null;
         }
         const publicKey = `${key.type} ${key.getPublicSSH().toString('base64')}`;

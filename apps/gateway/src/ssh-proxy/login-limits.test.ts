@@ -5,13 +5,24 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionControlApi } from '../control/session-requests';
 import { silentLogger } from '../core/logger';
+import { MAX_AUTH_FAILURES } from './auth';
 import { startSshProxy, type SshProxy } from './server';
 import ssh2 from './ssh2';
 
 const GRACE_MS = 600;
 
-/** Nothing gets as far as asking the server: only the cut registration is used. */
-const control = { onCut: () => () => undefined } as unknown as SessionControlApi;
+/** Every code check says the password is wrong (a failure the client may retry). */
+let checks = 0;
+const control = {
+  onCut: () => () => undefined,
+  resolve: () => {
+    checks++;
+    return Promise.resolve({
+      ok: false,
+      refusal: { code: 'PasswordError', message: 'Incorrect password' },
+    });
+  },
+} as unknown as SessionControlApi;
 
 /** Resolves with the milliseconds until the socket closed (or rejects after `ms`). */
 function closedAfter(socket: net.Socket, ms: number): Promise<number> {
@@ -25,7 +36,7 @@ function closedAfter(socket: net.Socket, ms: number): Promise<number> {
   });
 }
 
-describe('the SSH proxy’s login grace time', () => {
+describe('the SSH proxy’s limits on logging in', () => {
   let dir: string;
   let proxy: SshProxy;
 
@@ -52,6 +63,26 @@ describe('the SSH proxy’s login grace time', () => {
     socket.write('SSH-2.0-scanner\r\n');
     const took = await closedAfter(socket, GRACE_MS * 5);
     expect(took).toBeGreaterThanOrEqual(GRACE_MS - 50);
+  });
+
+  it('closes a connection after six failed logins, as sshd does', async () => {
+    checks = 0;
+    const client = new ssh2.Client();
+    client.on('error', () => undefined);
+    let tries = 0;
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.connect({
+      host: '127.0.0.1',
+      port: proxy.port,
+      username: 'a-temporary-user',
+      // The client would go on guessing for ever.
+      authHandler: (_methods, _partial, next) =>
+        next({ type: 'password', username: 'a-temporary-user', password: `guess-${++tries}` }),
+    });
+    await closed;
+    // Six were checked; then the gateway hung up (the client tried on until it did).
+    expect(checks).toBe(MAX_AUTH_FAILURES);
+    expect(tries).toBeGreaterThan(MAX_AUTH_FAILURES);
   });
 
   it('closes a connection whose keyboard prompt nobody answers', async () => {
