@@ -2,7 +2,8 @@
  * The control channel from a gateway's side: a real WebSocket client on the real server,
  * speaking the contract's messages.
  */
-import type { Socket } from 'node:net';
+import crypto from 'node:crypto';
+import net, { type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -169,6 +170,36 @@ describe('gateway control channel', () => {
     expect(order[0]).toBe('code_resolved');
     g.ws.close();
     await g.closed;
+  });
+
+  it('stays up when a gateway’s first word fails in the database, and closes that channel', async () => {
+    // The upgrade and the hello in one write: the hello waits for the key's check, then fails
+    // (PostgreSQL refuses a NUL in text). Its rejection went unheard and ended the server.
+    const url = new URL(base);
+    const payload = Buffer.from(
+      JSON.stringify({
+        v: CONTROL_PROTOCOL,
+        type: 'hello',
+        version: PUBLISHED_GATEWAY_VERSION,
+        host: 'gw\u0000',
+        ports,
+        features: [],
+      }),
+    );
+    const header = Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 255]);
+    const upgrade =
+      `GET ${CONTROL_PATH} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\n` +
+      `Connection: Upgrade\r\nSec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}\r\n` +
+      `Sec-WebSocket-Version: 13\r\nAuthorization: Bearer ${key}\r\n\r\n`;
+    const socket = net.connect(Number(url.port), url.hostname);
+    socket.on('error', () => undefined);
+    socket.resume();
+    socket.write(Buffer.concat([Buffer.from(upgrade), header, Buffer.alloc(4), payload]));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await admin.get(`/api/v1/network/${clusterId}`)).statusCode).toBe(200);
+    socket.end();
+    await closed;
   });
 
   it('closes a channel whose first word is a binary frame, not hello', async () => {

@@ -256,12 +256,21 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
 
       // Messages are handled strictly in order; attach the listener before any await.
       let chain = Promise.resolve();
+      // A message that fails (a database error, input the database refuses) is logged; unheard,
+      // its rejection would end the server's process.
+      const enqueue = (raw: string | Buffer): void => {
+        chain = chain
+          .then(() => handle(raw))
+          .catch((error: unknown) => {
+            request.log.error({ err: error }, 'gateway message failed');
+            // A hello that failed leaves a gateway nobody knows of: it is told to dial again.
+            if (!conn) socket.close(1011, 'server error');
+          });
+      };
       socket.on('message', (data, isBinary) => {
         const raw = isBinary ? frameBytes(data) : data.toString();
         if (!ready) return void queue.push(raw);
-        chain = chain
-          .then(() => handle(raw))
-          .catch((error: unknown) => request.log.error({ err: error }, 'gateway message failed'));
+        enqueue(raw);
       });
       socket.on('close', () => {
         clearTimeout(helloTimer);
@@ -298,7 +307,7 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
         }
         networkId = network.id;
         ready = true;
-        for (const raw of queue.splice(0)) chain = chain.then(() => handle(raw));
+        for (const raw of queue.splice(0)) enqueue(raw);
       })().catch((error: unknown) => {
         request.log.error({ err: error }, 'gateway handshake failed');
         socket.close(1011, 'server error');
