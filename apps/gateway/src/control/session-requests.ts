@@ -111,9 +111,19 @@ export interface SessionRequests extends SessionControlApi {
   /** Hands the client an answer from the server. */
   onReply(message: ReplyMessage): void;
   onCutMessage(connectionId: number, reason: string): void;
-  /** Fails every waiting request (the channel went down). */
+  /**
+   * The channel went down: fails every waiting request and cuts every session the server
+   * started (see {@link CHANNEL_LOST}).
+   */
   failAll(): void;
 }
+
+/**
+ * Why open sessions end when the control channel goes down. The server ends their online rows
+ * then, and could neither list nor cut them, nor hear their alarms and file logs: a bastion
+ * does not keep sessions it cannot govern (a member disabled meanwhile kept a shell).
+ */
+export const CHANNEL_LOST = 'the gateway lost its connection to the Portcullis server';
 
 export function createSessionRequests(
   send: (message: GatewayMessage) => boolean,
@@ -121,6 +131,11 @@ export function createSessionRequests(
 ): SessionRequests {
   const waiting = new Map<string, (reply: ReplyMessage | null) => void>();
   const cutListeners = new Set<(connectionId: number, reason: string) => void>();
+  /** Sessions the server started and has not been told the end of. */
+  const live = new Set<number>();
+  const cut = (connectionId: number, reason: string): void => {
+    for (const listener of cutListeners) listener(connectionId, reason);
+  };
 
   function ask(body: Body): Promise<ReplyMessage | null> {
     const requestId = crypto.randomUUID();
@@ -152,6 +167,7 @@ export function createSessionRequests(
         ...(request.startWay !== undefined && { start_way: request.startWay }),
       });
       if (reply?.type === 'code_resolved' && reply.resolved && reply.grant) {
+        if (reply.started) live.add(reply.started.connection_id);
         return {
           ok: true,
           resolved: reply.resolved,
@@ -189,11 +205,13 @@ export function createSessionRequests(
         way,
       });
       if (reply?.type === 'session_started' && reply.connection_id !== undefined) {
+        live.add(reply.connection_id);
         return { ok: true, ...startedSession({ ...reply, connection_id: reply.connection_id }) };
       }
       return { ok: false, refusal: refusal(reply) };
     },
     end(connectionId) {
+      live.delete(connectionId);
       // Lost while disconnected is fine: the server ends a gateway's sessions when it goes.
       send({ v: CONTROL_PROTOCOL, type: 'session_end', connection_id: connectionId });
     },
@@ -225,11 +243,12 @@ export function createSessionRequests(
     onReply(message) {
       waiting.get(message.request_id)?.(message);
     },
-    onCutMessage(connectionId, reason) {
-      for (const listener of cutListeners) listener(connectionId, reason);
-    },
+    onCutMessage: cut,
     failAll() {
       for (const finish of [...waiting.values()]) finish(null);
+      const lost = [...live];
+      live.clear();
+      for (const connectionId of lost) cut(connectionId, CHANNEL_LOST);
     },
   };
 }
