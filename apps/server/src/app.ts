@@ -43,6 +43,7 @@ import { registerCodeRoutes } from './features/codes/routes';
 import { registerRecordingRoutes } from './features/recordings/routes';
 import { registerActionLogRoutes } from './features/action-logs/routes';
 import { registerConnectionRoutes } from './features/sessions/connections-routes';
+import { endConnectionsLeftOpen } from './features/sessions/connections';
 import { registerWebTerminalRoutes } from './features/web-terminal/routes';
 import { registerResourceNameRoutes } from './features/resource-names/routes';
 
@@ -91,6 +92,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     gateways: createGatewayHub(() => ctx),
     ...overrides,
   };
+  const leftOpen = await endConnectionsLeftOpen(ctx);
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -113,6 +115,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     },
   });
   logPoolError = (error) => app.log.warn({ err: error }, 'database pool error');
+  if (leftOpen > 0) app.log.warn({ sessions: leftOpen }, 'ended sessions a previous run left open');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onClose', async () => {

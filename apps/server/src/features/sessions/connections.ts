@@ -75,3 +75,19 @@ export async function endConnections(ctx: AppContext, ids: number[]): Promise<vo
     .where('ended_at', 'is', null)
     .execute();
 }
+
+/**
+ * At start-up no gateway is connected yet, so no session is online: rows a previous run left
+ * open (it crashed or was killed before it could end them) are ended. Their gateways ended the
+ * sessions themselves when the control channel went (gateway control/session-requests.ts); left
+ * open, the rows stayed online for ever and a cut of them answered ok and reached nobody.
+ * Returns how many there were.
+ */
+export async function endConnectionsLeftOpen(ctx: AppContext): Promise<number> {
+  const result = await ctx.db
+    .updateTable('tunnel_connection')
+    .set({ ended_at: nowSeconds() })
+    .where('ended_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
