@@ -33,6 +33,11 @@ export interface AppConfig {
   logLevel: string;
   /** Cookies marked Secure; on when publicUrl is https. */
   secureCookies: boolean;
+  /**
+   * Seconds without a word from a gateway (heartbeat, message, pong) after which the server
+   * counts it gone: its channel is closed and its sessions' rows ended.
+   */
+  gatewaySilenceSeconds: number;
 }
 
 export const SQLITE_SYNCHRONOUS = ['normal', 'full'] as const;
@@ -50,6 +55,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     'normal') as SqliteSynchronous;
   if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous)) {
     throw new Error('SQLITE_SYNCHRONOUS must be normal or full');
+  }
+  const gatewaySilenceSeconds = Number(env.GATEWAY_SILENCE_SECONDS?.trim() || 30);
+  if (!Number.isInteger(gatewaySilenceSeconds) || gatewaySilenceSeconds < 1) {
+    throw new Error('GATEWAY_SILENCE_SECONDS must be a whole number of seconds, 1 or more');
   }
   return {
     port,
@@ -75,5 +84,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     logLevel: env.LOG_LEVEL ?? 'info',
     secureCookies: publicUrl.startsWith('https://'),
+    gatewaySilenceSeconds,
   };
 }

@@ -291,3 +291,49 @@ describe('gateway control channel', () => {
     ).rejects.toMatchObject({ code: 'AgentError' });
   });
 });
+
+describe('a gateway that goes silent', () => {
+  it('is cut off after GATEWAY_SILENCE_SECONDS, its cluster marked disconnected', async () => {
+    const t = await createTestApp({ GATEWAY_SILENCE_SECONDS: '1' });
+    const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
+    const admin = await signedIn(t);
+    const clusterId = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
+      (await admin.get(`/api/v1/network/${clusterId}/agent_scripts`)).json().install,
+    )![1]!;
+    // A half-open socket: it says hello, then nothing, and answers no ping.
+    const ws = new WebSocket(base + CONTROL_PATH, {
+      headers: { authorization: `Bearer ${key}` },
+      autoPong: false,
+    });
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    ws.on('open', () =>
+      ws.send(
+        JSON.stringify({
+          v: CONTROL_PROTOCOL,
+          type: 'hello',
+          version: PUBLISHED_GATEWAY_VERSION,
+          host: 'gw.lab',
+          ports,
+          features: [],
+        }),
+      ),
+    );
+    const started = Date.now();
+    // Before, the server kept it (and its sessions online) until the socket itself failed.
+    await closed;
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect
+      .poll(async () =>
+        (
+          await t.ctx.db
+            .selectFrom('agent')
+            .select('disconnected_at')
+            .where('network_id', '=', clusterId)
+            .executeTakeFirst()
+        )?.disconnected_at,
+      )
+      .toBeGreaterThan(0);
+    await t.close();
+  });
+});

@@ -135,6 +135,23 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
         () => socket.close(CLOSE_BAD_HELLO, 'no hello'),
         HELLO_TIMEOUT_MS,
       );
+      // A gateway that has said nothing (no heartbeat, message or pong) for the configured time
+      // (GATEWAY_SILENCE_SECONDS) is cut off, as the gateway gives up on a silent server: a
+      // half-open socket (a NAT entry dropped, a host powered off) kept its sessions online,
+      // its cuts "sent" into nothing and tasks dispatched to it.
+      const silenceMs = ctx.config.gatewaySilenceSeconds * 1000;
+      let heardAt = Date.now();
+      const heard = (): void => void (heardAt = Date.now());
+      socket.on('pong', heard);
+      const watchdog = setInterval(
+        () => {
+          if (Date.now() - heardAt <= silenceMs) return void socket.ping();
+          request.log.warn({ networkId: conn?.networkId }, 'gateway silent; cutting it off');
+          socket.terminate();
+        },
+        Math.max(50, silenceMs / 3),
+      );
+      watchdog.unref();
 
       /** A binary frame: a recording chunk (contract recording-frame.ts), the only kind. */
       const handleFrame = (frame: Buffer): void => {
@@ -268,12 +285,14 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           });
       };
       socket.on('message', (data, isBinary) => {
+        heard();
         const raw = isBinary ? frameBytes(data) : data.toString();
         if (!ready) return void queue.push(raw);
         enqueue(raw);
       });
       socket.on('close', () => {
         clearTimeout(helloTimer);
+        clearInterval(watchdog);
         sockets.delete(socket);
         const last = (chain = chain
           .then(async () => {
