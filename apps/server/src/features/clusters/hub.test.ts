@@ -324,14 +324,15 @@ describe('a gateway that goes silent', () => {
     await closed;
     expect(Date.now() - started).toBeLessThan(5000);
     await expect
-      .poll(async () =>
-        (
-          await t.ctx.db
-            .selectFrom('agent')
-            .select('disconnected_at')
-            .where('network_id', '=', clusterId)
-            .executeTakeFirst()
-        )?.disconnected_at,
+      .poll(
+        async () =>
+          (
+            await t.ctx.db
+              .selectFrom('agent')
+              .select('disconnected_at')
+              .where('network_id', '=', clusterId)
+              .executeTakeFirst()
+          )?.disconnected_at,
       )
       .toBeGreaterThan(0);
     await t.close();
