@@ -134,6 +134,8 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
   const grants = createGrantStore();
   /** Open sessions by connection id, with the gateway link carrying them. */
   const open = new Map<number, GatewayLink>();
+  /** Links whose gateway went: a session a late start opens on one is ended at once. */
+  const closedLinks = new WeakSet<GatewayLink>();
   const v = CONTROL_PROTOCOL;
 
   /**
@@ -169,6 +171,12 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       );
     }
     const id = await openConnection(ctx, grant, { way, clientIp });
+    if (closedLinks.has(link)) {
+      // The gateway went while the row was written (its close already ended its sessions'
+      // rows): it will never hear of this one, so the row ends now rather than stay online.
+      await endConnections(ctx, [id]);
+      return { refusal: refusalOf(new AppError('AgentError')) };
+    }
     open.set(id, link);
     link.log.info(
       { connection_id: id, tunnel_id: grant.resolved.tunnel_id, way },
@@ -335,6 +343,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
     },
     onRecordingChunk: recordingChunk,
     async onGatewayClosed(link) {
+      closedLinks.add(link);
       const ids = [...open].filter(([, l]) => l === link).map(([id]) => id);
       for (const id of ids) open.delete(id);
       await endConnections(getCtx(), ids);
