@@ -75,6 +75,10 @@ export function filesystemRecordingStore(dataDir: string): RecordingStore {
         // the file: open, write, close, with no size to ask. A file already there (a repeat,
         // or a first write cut short) or a folder gone takes the way below.
         if (offset === 0 && (await writeNew(file, data))) return data.length;
+        // A chunk past the start of a recording with no file waits for the start (the answer,
+        // 0, asks for it); opening the file for it made an empty one, which hid a recording
+        // kept in the database (tiered-store.ts reads the file first).
+        if (offset > 0 && !(await exists(file))) return 0;
         const handle = await fs.promises.open(file, 'a+', 0o600).catch(async (err: unknown) => {
           // The folder went (removed by hand, or the data folder was reset): make it again.
           if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
@@ -125,4 +129,11 @@ function writeNew(file: string, data: Uint8Array): Promise<boolean> {
       else reject(err);
     });
   });
+}
+
+function exists(file: string): Promise<boolean> {
+  return fs.promises.access(file).then(
+    () => true,
+    () => false,
+  );
 }

@@ -57,6 +57,17 @@ describe('the server recording store', () => {
     expect(await rows(key)).toBe(1);
   });
 
+  it('asks for the start of a recording a later chunk arrives first for, and makes no file', async () => {
+    const store = recordingStore(t.ctx);
+    const key = await connection();
+    // Nothing is held: the answer (0) asks the gateway to send from the start.
+    expect(await store.write(key, 100, Buffer.from('later\n'), { recorded: false })).toBe(0);
+    expect(fs.existsSync(fileOf(key))).toBe(false);
+    expect(await store.write(key, 0, Buffer.from('{"a":1}\n'), { recorded: false })).toBe(8);
+    // Before, the first chunk went to a row while an empty file, read first, hid it.
+    expect((await store.read(key))!.toString()).toBe('{"a":1}\n');
+  });
+
   it('moves a recording to a file when a second chunk comes, keeping every byte once', async () => {
     const store = recordingStore(t.ctx);
     const key = await connection();
