@@ -3,6 +3,7 @@
  * `npm start`: SQLite and local storage under ./data, port 8080.
  */
 import path from 'node:path';
+import { HEARTBEAT_GRACE_SECONDS } from '@portcullis/contract';
 
 export interface AppConfig {
   port: number;
@@ -56,7 +57,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous)) {
     throw new Error('SQLITE_SYNCHRONOUS must be normal or full');
   }
-  const gatewaySilenceSeconds = Number(env.GATEWAY_SILENCE_SECONDS?.trim() || 30);
+  const gatewaySilenceSeconds = Number(
+    env.GATEWAY_SILENCE_SECONDS?.trim() || HEARTBEAT_GRACE_SECONDS,
+  );
   if (!Number.isInteger(gatewaySilenceSeconds) || gatewaySilenceSeconds < 1) {
     throw new Error('GATEWAY_SILENCE_SECONDS must be a whole number of seconds, 1 or more');
   }
