@@ -4,7 +4,7 @@
  */
 import type { SqlPolicy } from '@portcullis/contract';
 import { describe, expect, it } from 'vitest';
-import { judgeSqlOffThread, LARGE_TEXT } from './off-thread';
+import { judgeSqlOffThread, LARGE_TEXT, setJudgeTimeout } from './off-thread';
 
 const DELETE_ORDERS: SqlPolicy = {
   block: [{ op: 'delete', table: 'orders' }],
@@ -37,6 +37,29 @@ describe('judgeSqlOffThread', () => {
     await judgeSqlOffThread('mysql', `INSERT INTO bulk VALUES ${values},${values}`, DELETE_ORDERS);
     clearInterval(timer);
     expect(ticks).toBeGreaterThan(3);
+  }, 60_000);
+
+  it('refuses a text that takes too long, and judges the ones queued behind it anew', async () => {
+    // A dump of a few MB takes seconds to parse; behind it, another session's large text.
+    const dump = `INSERT INTO bulk VALUES ${Array.from({ length: 40 }, () => values).join(',')}`;
+    const next = `INSERT INTO bulk VALUES ${values}`;
+    // Long enough for a new worker to start and judge the second text, not for the dump.
+    setJudgeTimeout(4000);
+    try {
+      const started = Date.now();
+      const [late, queued] = await Promise.all([
+        judgeSqlOffThread('mysql', dump, DELETE_ORDERS),
+        judgeSqlOffThread('mysql', next, DELETE_ORDERS),
+      ]);
+      expect(late).toMatchObject({ action: 'block', reason: 'unreadable' });
+      expect((late as { message?: string }).message).toContain('it took more than');
+      // Before, it waited for the dump's verdict, however long that took (and a stopped
+      // worker's exit refused what had moved to the new one).
+      expect(queued).toMatchObject({ action: 'pass' });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      setJudgeTimeout(30_000);
+    }
   }, 60_000);
 
   it('also judges the bytes as multibyte character sets read them', async () => {

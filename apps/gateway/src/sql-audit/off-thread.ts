@@ -11,6 +11,7 @@
  * no entry is registered (the gateway run in a test's process), this folder's
  * judge-worker-main.ts under tsx.
  */
+import fs from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { SqlPolicy } from '@portcullis/contract';
@@ -79,7 +80,9 @@ let entry: string | undefined;
 
 /** The gateway's entry file, which the worker runs in worker mode. */
 export function useJudgeWorkerEntry(file: string): void {
-  entry = file;
+  // Its real path: started through a symlink (npm's bin), the worker saw no `.ts` and ran it
+  // without tsx, and every large text under rules was refused.
+  entry = fs.realpathSync(file);
 }
 
 /**
@@ -98,30 +101,89 @@ function newWorker(): Worker {
   return new Worker(boot, { ...options, eval: true });
 }
 
-let worker: Worker | undefined;
-let nextId = 1;
-const waiting = new Map<number, (verdict: SqlVerdict) => void>();
+/**
+ * How long one text may wait for its verdict. Past it the text is refused (fail closed) and the
+ * worker stopped; the texts queued behind it go to a new one. Without a limit one text (a dump of
+ * tens of MB) held every other session's large statements for minutes, and a worker that hung
+ * held them for good.
+ */
+export const JUDGE_TIMEOUT_MS = 30_000;
+let timeoutMs = JUDGE_TIMEOUT_MS;
 
-function started(): Worker {
-  if (worker) return worker;
-  const w = newWorker();
+/** Tests only: a shorter limit. */
+export function setJudgeTimeout(ms: number): void {
+  timeoutMs = ms;
+}
+
+interface Pending {
+  request: Request;
+  resolve: (verdict: SqlVerdict) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** A worker and the texts it was sent (its own: a worker that goes fails only those). */
+interface Judge {
+  worker: Worker;
+  waiting: Map<number, Pending>;
+}
+
+let current: Judge | undefined;
+let nextId = 1;
+
+function started(): Judge {
+  if (current) return current;
+  const judge: Judge = { worker: newWorker(), waiting: new Map() };
+  const { worker: w, waiting } = judge;
   w.on('message', (reply: Reply) => {
-    const resolve = waiting.get(reply.id);
+    const pending = waiting.get(reply.id);
     waiting.delete(reply.id);
     if (waiting.size === 0) w.unref();
-    resolve?.(reply.verdict);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    pending.resolve(reply.verdict);
   });
   const fail = (why: string): void => {
-    if (worker === w) worker = undefined;
-    for (const resolve of waiting.values()) resolve(failed(why));
+    if (current === judge) current = undefined;
+    for (const pending of waiting.values()) {
+      clearTimeout(pending.timer);
+      pending.resolve(failed(why));
+    }
     waiting.clear();
   };
   w.on('error', (err) => fail(err.message));
   w.on('exit', () => fail('the judge stopped'));
   // Idle, it does not keep the gateway running (unref'd after its listeners, which ref it).
   w.unref();
-  worker = w;
-  return w;
+  current = judge;
+  return judge;
+}
+
+/** The request took too long: it is refused, the worker stopped, the others sent again. */
+function tooLong(judge: Judge, id: number): void {
+  const late = judge.waiting.get(id);
+  if (!late) return;
+  const others = [...judge.waiting.values()].filter((p) => p !== late);
+  for (const pending of judge.waiting.values()) clearTimeout(pending.timer);
+  judge.waiting.clear();
+  if (current === judge) current = undefined;
+  void judge.worker.terminate();
+  late.resolve(failed(`it took more than ${Math.round(timeoutMs / 1000)} s`));
+  for (const pending of others) submit(pending.request, pending.resolve);
+}
+
+function submit(request: Request, resolve: (verdict: SqlVerdict) => void): void {
+  try {
+    const judge = started();
+    const timer = setTimeout(() => tooLong(judge, request.id), timeoutMs);
+    timer.unref();
+    judge.waiting.set(request.id, { request, resolve, timer });
+    // While a verdict is awaited, the worker keeps the process running.
+    judge.worker.ref();
+    judge.worker.postMessage(request);
+  } catch (err) {
+    current?.waiting.delete(request.id);
+    resolve(failed(err instanceof Error ? err.message : 'no worker'));
+  }
 }
 
 /** judgeSql in the worker thread, for texts of {@link LARGE_TEXT} characters or more. */
@@ -133,19 +195,9 @@ export function judgeSqlOffThread(
   bytes?: Buffer,
 ): Promise<SqlVerdict> {
   return new Promise((resolve) => {
-    const id = nextId++;
-    waiting.set(id, resolve);
-    try {
-      const request: Request = { id, dialect, sql, policy };
-      if (bytes) request.bytes = bytes;
-      const w = started();
-      // While a verdict is awaited, the worker keeps the process running.
-      w.ref();
-      w.postMessage(request);
-    } catch (err) {
-      waiting.delete(id);
-      resolve(failed(err instanceof Error ? err.message : 'no worker'));
-    }
+    const request: Request = { id: nextId++, dialect, sql, policy };
+    if (bytes) request.bytes = bytes;
+    submit(request, resolve);
   });
 }
 
