@@ -39,6 +39,7 @@ describe('the action log report', () => {
     }, 10);
     const file = await actionLogWorkbook(rows);
     clearInterval(timer);
+    longest = Math.max(longest, performance.now() - last);
     // Built whole, 20,000 rows held the event loop for seconds (100,000 for 10 s and more).
     expect(longest).toBeLessThan(1000);
     const book = new ExcelJS.Workbook();

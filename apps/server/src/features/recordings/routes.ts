@@ -64,7 +64,7 @@ export function registerRecordingRoutes(app: FastifyInstance, ctx: AppContext): 
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="${key.connectionId}.cast"`)
       .type('application/x-asciicast; charset=utf-8')
-      .send(castForReader(file, INPUT_VIEWER_ROLES.includes(role)));
+      .send(await castForReader(file, INPUT_VIEWER_ROLES.includes(role)));
   });
 
   registerRoute(app, recordingRoutes.unfreezeTunnelLog, async ({ query, request }) => {

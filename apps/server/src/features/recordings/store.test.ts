@@ -61,14 +61,41 @@ describe('a recording shaped for its reader', () => {
     '[0.4, "o", "partial',
   ].join('\n');
 
-  it('keeps whole lines only, and input only for those who may see it', () => {
-    const all = castForReader(Buffer.from(cast), true).toString();
+  it('keeps whole lines only, and input only for those who may see it', async () => {
+    const all = (await castForReader(Buffer.from(cast), true)).toString();
     expect(all.split('\n')).toHaveLength(5);
     expect(all).toContain('secret');
     expect(all).not.toContain('partial');
-    const noInput = castForReader(Buffer.from(cast), false).toString();
+    const noInput = (await castForReader(Buffer.from(cast), false)).toString();
     expect(noInput).not.toContain('secret');
     expect(noInput.trimEnd().split('\n')).toHaveLength(3);
     expect(noInput.endsWith('\n')).toBe(true);
   });
+
+  it('leaves the server free while it shapes a large recording', async () => {
+    // 128 MB of output with typed input among it (a 256 MB one held the server for 10 s).
+    const block = Buffer.from(
+      Array.from({ length: 1000 }, (_, i) =>
+        i % 10 === 0 ? `[${i}.5, "i", "typed"]` : `[${i}.25, "o", "${'x'.repeat(60)}"]`,
+      ).join('\n') + '\n',
+    );
+    const file = Buffer.concat([
+      Buffer.from('{"version": 2, "width": 80, "height": 24}\n'),
+      ...Array.from({ length: Math.ceil((128 * 2 ** 20) / block.length) }, () => block),
+    ]);
+    let longest = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 10);
+    const shaped = await castForReader(file, false);
+    clearInterval(timer);
+    longest = Math.max(longest, performance.now() - last);
+    expect(longest).toBeLessThan(500);
+    expect(shaped.includes('"i"')).toBe(false);
+    expect(shaped.subarray(0, 12).toString()).toBe('{"version": ');
+    expect(shaped.length).toBeLessThan(file.length);
+  }, 60_000);
 });
