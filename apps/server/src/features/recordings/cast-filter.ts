@@ -33,7 +33,7 @@ export async function castForReader(file: Buffer, withInput: boolean): Promise<B
   const kept: Buffer[] = [];
   let keptFrom = 0;
   let nextTurn = BYTES_PER_TURN;
-  for (let start = 0; start < whole.length; ) {
+  for (let start = 0; start < whole.length;) {
     const end = whole.indexOf(NEWLINE, start);
     if (isInput(whole, start, end)) {
       if (start > keptFrom) kept.push(whole.subarray(keptFrom, start));
