@@ -152,10 +152,6 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
       const target = await targetLogin(login, authorized, clientIp);
       conn.target = target.socket;
       if (closing || conn.stream.destroyed) return void target.socket.destroy();
-      // Paused until the relay takes it: what the target says meanwhile, and its end (an
-      // administrator's KILL), wait for the relay. Flowing with no listener they were lost, and
-      // the client's queries went to a closed connection and hung.
-      target.socket.pause();
       const begun = await authorized.begin();
       if (!begun.ok) {
         target.socket.destroy();
@@ -172,6 +168,7 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
       // The target's own OK (its status flags) answers the client's login.
       conn.stream.write(frame(target.ok, login.seq + 1));
       const clientRest = login.reader.detach();
+      target.socket.pause();
       logger.info(
         { ip: clientIp, connection_id: session.connectionId, tls: login.tls },
         'mysql session relayed',

@@ -25,8 +25,6 @@ export interface FakeCode {
   databases?: string[];
   /** Refused with this catalogue code. */
   refuse?: { code: string; message: string };
-  /** Awaited before the session starts (the server's answer, slow). */
-  beforeBegin?: () => Promise<void>;
 }
 
 export interface FakeSession {
@@ -91,8 +89,7 @@ export function fakeSessions(codes: Record<string, FakeCode>): {
         resolved,
         target,
         drop() {},
-        async begin() {
-          await code.beforeBegin?.();
+        begin() {
           const cutListeners: ((reason: string) => void)[] = [];
           const record: FakeSession = {
             code: login.code,
@@ -115,7 +112,7 @@ export function fakeSessions(codes: Record<string, FakeCode>): {
               return Promise.resolve();
             },
           };
-          return { ok: true as const, session };
+          return Promise.resolve({ ok: true, session });
         },
       });
     },
