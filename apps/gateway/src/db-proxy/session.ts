@@ -85,7 +85,7 @@ export interface DbSessionsOptions {
   logger: Logger;
   /** The gateway's data folder (the statement logs' spool) and its uploader. */
   dataDir: string;
-  recordings: Pick<Recordings, 'track' | 'finish' | 'finishFromMemory'>;
+  recordings: Pick<Recordings, 'track' | 'finish' | 'finishFromMemory' | 'finishWithTail'>;
 }
 
 const refusal = (
@@ -149,7 +149,9 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
         ended ??= (async () => {
           stopCuts();
           const unspooled = await log.close();
-          if (unspooled) {
+          if (unspooled && 'fileBytes' in unspooled) {
+            options.recordings.finishWithTail(connectionId, unspooled.data, unspooled.fileBytes);
+          } else if (unspooled) {
             options.recordings.finishFromMemory(connectionId, unspooled.data, unspooled.spoolBy);
           } else {
             options.recordings.finish(connectionId);

@@ -26,7 +26,7 @@ export interface DatabaseProxiesOptions {
   ports: GatewayPorts;
   control: SessionControlApi;
   logger: Logger;
-  recordings: Pick<Recordings, 'track' | 'finish' | 'finishFromMemory'>;
+  recordings: Pick<Recordings, 'track' | 'finish' | 'finishFromMemory' | 'finishWithTail'>;
   /** Seconds an idle PostgreSQL connection is kept for the next session (default 30; 0: none). */
   pgKeepIdleSeconds?: number;
 }

@@ -36,19 +36,21 @@ export interface StatementEntry {
   rule?: string;
 }
 
-/** What a log that never reached the disk hands to the uploader when it closes. */
-export interface UnspooledLog {
-  data: Buffer;
-  /** Epoch ms by which its first line would have been on disk (FLUSH_MS after it came). */
-  spoolBy: number;
-}
+/**
+ * What a log hands to the uploader from memory when it closes: all of it when it never reached
+ * the disk (`spoolBy`: epoch ms by which its first line would have been there, FLUSH_MS after
+ * it came), or, when its spool file failed (a full disk), what the file did not take, which
+ * follows the file's first `fileBytes` bytes.
+ */
+export type UnspooledLog = { data: Buffer } & ({ spoolBy: number } | { fileBytes: number });
 
 export interface StatementLog {
   write(entry: StatementEntry): void;
   /**
    * Writes what is pending and closes the file; resolves when it is on disk. A log whose lines
-   * never went to disk (the session ended within FLUSH_MS of its first statement) resolves
-   * with them instead, for the uploader to send from memory; an empty one with undefined.
+   * never went to disk (the session ended within FLUSH_MS of its first statement), or not all
+   * of them (its file failed), resolves with those instead, for the uploader to send from
+   * memory; else with undefined.
    */
   close(): Promise<UnspooledLog | undefined>;
 }
@@ -138,6 +140,9 @@ export function createStatementLog(options: StatementLogOptions): StatementLog {
   let overflowed = false;
   let spoolFailed = false;
   let closed = false;
+  /** Lines that came after the spool file failed (the session is ending): kept for close. */
+  const afterFailure: string[] = [];
+  let afterFailureBytes = 0;
 
   /** Makes the spool file and hands it what memory holds (no file can be made: fail closed). */
   const toDisk = (): void => {
@@ -181,7 +186,14 @@ export function createStatementLog(options: StatementLogOptions): StatementLog {
         if (memoryBytes >= MEMORY_EAGER_BYTES) toDisk();
         return;
       }
-      if (spool.failed) return;
+      if (spool.failed) {
+        // Statements in flight while the session ends ran: their lines go to the server from
+        // memory. The cap only matters to a client that keeps sending regardless.
+        if (afterFailureBytes + text.length > MAX_PENDING_BYTES) return;
+        afterFailure.push(text);
+        afterFailureBytes += text.length;
+        return;
+      }
       if (
         !overflowed &&
         (spool.pendingBytes + text.length > MAX_PENDING_BYTES ||
@@ -205,7 +217,9 @@ export function createStatementLog(options: StatementLogOptions): StatementLog {
       clearTimeout(toDiskTimer);
       if (spool) {
         await spool.close();
-        return undefined;
+        if (!spool.failed) return undefined;
+        const data = Buffer.concat([...spool.takeUnwritten(), Buffer.from(afterFailure.join(''))]);
+        return data.length > 0 ? { data, fileBytes: spool.size } : undefined;
       }
       if (memory.length === 0) return undefined;
       const data = Buffer.from(memory.join(''));

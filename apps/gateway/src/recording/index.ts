@@ -28,6 +28,8 @@ export interface Recordings {
   finish(connectionId: number): void;
   /** A session's log that never reached the spool: see Uploader.finishFromMemory. */
   finishFromMemory(connectionId: number, data: Buffer, spoolBy: number): void;
+  /** A session's log whose spool file failed: see Uploader.finishWithTail. */
+  finishWithTail(connectionId: number, tail: Buffer, fileBytes: number): void;
   onAck(ack: RecordingAck): void;
   onConnected(): void;
   idle(timeoutMs: number): Promise<boolean>;
@@ -58,6 +60,7 @@ export function createRecordings(
     track: (id) => uploader.track(id),
     finish: (id) => uploader.finish(id),
     finishFromMemory: (id, data, spoolBy) => uploader.finishFromMemory(id, data, spoolBy),
+    finishWithTail: (id, tail, fileBytes) => uploader.finishWithTail(id, tail, fileBytes),
     onAck: (ack) => uploader.onAck(ack),
     onConnected: () => uploader.onConnected(),
     idle: (timeoutMs) => uploader.idle(timeoutMs),

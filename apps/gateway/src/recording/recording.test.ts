@@ -392,4 +392,28 @@ describe('session recordings', () => {
     recordings.stop();
     expect(fs.readFileSync(path.join(recordingSpool(dir), '13.cast'), 'utf8')).toBe('line\n');
   });
+
+  it('uploads a failed spool’s bytes, then the tail its file did not take, then drops it', async () => {
+    const dir = dataDir();
+    const server = fakeServer();
+    const recordings = start(dir, server);
+    const spool = path.join(recordingSpool(dir), '14.cast');
+    // What the file took, and past it what a torn write left: the tail replaces that.
+    fs.writeFileSync(spool, 'head\ntorn');
+    recordings.track(14);
+    recordings.finishWithTail(14, Buffer.from('tail\n'), 'head\n'.length);
+    expect(await recordings.idle(5000)).toBe(true);
+    expect(server.held.get(14)!.toString()).toBe('head\ntail\n');
+    expect(spoolLeft(recordingSpool(dir))).toEqual([]);
+  });
+
+  it('writes a failed spool’s tail into its file when the gateway stops', async () => {
+    const dir = dataDir();
+    const recordings = start(dir, fakeServer({ connected: () => false }));
+    const spool = path.join(recordingSpool(dir), '15.cast');
+    fs.writeFileSync(spool, 'head\ntorn');
+    recordings.finishWithTail(15, Buffer.from('tail\n'), 'head\n'.length);
+    recordings.stop();
+    expect(fs.readFileSync(spool, 'utf8')).toBe('head\ntail\n');
+  });
 });

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSpoolWriter } from './spool-writer';
 
 let dir: string;
@@ -105,5 +105,47 @@ describe('spool writer', () => {
     spool.push('more\n');
     await spool.close();
     expect(errors).toEqual(['open']);
+  });
+
+  it('keeps what a failed write did not put in the file, in order, after the file’s bytes', async () => {
+    const file = path.join(dir, 'full.cast');
+    fs.symlinkSync('/dev/full', file); // every write fails with ENOSPC
+    const errors: string[] = [];
+    const writer = createSpoolWriter(file, {
+      flushMs: 10,
+      onError: (err, stage) => errors.push(`${stage} ${(err as NodeJS.ErrnoException).code}`),
+    });
+    writer.push('one\n');
+    await writer.flush();
+    writer.push('ignored once failed\n');
+    await writer.close();
+    expect(errors).toEqual(['write ENOSPC']);
+    expect(writer.size).toBe(0);
+    expect(Buffer.concat(writer.takeUnwritten()).toString()).toBe('one\n');
+    expect(writer.takeUnwritten()).toEqual([]); // handed over once
+  });
+
+  it('closes the file it opened when it cannot read its size', async () => {
+    const realOpen = fs.promises.open.bind(fs.promises);
+    const handles: fs.promises.FileHandle[] = [];
+    const open = vi.spyOn(fs.promises, 'open').mockImplementation(async (...args) => {
+      const handle = await realOpen(...args);
+      handle.stat = () => Promise.reject(new Error('EIO'));
+      handles.push(handle);
+      return handle;
+    });
+    try {
+      const failed = new Promise<string>((resolve) => {
+        createSpoolWriter(path.join(dir, 'eio.cast'), {
+          flushMs: 10,
+          onError: (_err, stage) => resolve(stage),
+        });
+      });
+      expect(await failed).toBe('open');
+      expect(handles).toHaveLength(1);
+      expect(handles[0]!.fd).toBe(-1); // closed
+    } finally {
+      open.mockRestore();
+    }
   });
 });

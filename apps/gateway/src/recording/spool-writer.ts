@@ -10,7 +10,8 @@
  * The writer keeps no limit of its own: each caller reads {@link SpoolWriter.pendingBytes} and
  * {@link SpoolWriter.written} and decides what a lagging disk or a full file means for it
  * (the recorder drops events, the statement log ends the session). A file that cannot be opened
- * or written is reported once through `onError`, and nothing more is written.
+ * or written is reported once through `onError`, and nothing more is written; what it could not
+ * take (the rest of the failed write and what waited) is kept for {@link SpoolWriter.takeUnwritten}.
  */
 import fs from 'node:fs';
 import { ByteQueue } from './byte-queue';
@@ -39,6 +40,12 @@ export interface SpoolWriter {
   flush(): Promise<void>;
   /** Drops what waits and writes nothing more (the caller has failed closed). */
   abandon(): void;
+  /**
+   * After a failure: the bytes the file did not take, in order (the rest of the write that
+   * failed, then what waited), which follow the file's {@link size} exactly. Hands them over
+   * once; empty when nothing failed.
+   */
+  takeUnwritten(): Buffer[];
   /** Writes what waits (after a write in progress) and closes the file. */
   close(): Promise<void>;
   /** Queued bytes (UTF-8) not yet being written. */
@@ -66,17 +73,26 @@ export function createSpoolWriter(file: string, options: SpoolWriterOptions): Sp
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
 
+  /** What a failed write did not put in the file (see takeUnwritten). */
+  let unwritten: Buffer[] = [];
+
   const stop = (): void => {
     failed = true;
     pending.clear();
   };
-  const fail = (err: unknown, stage: 'open' | 'write'): void => {
+  const fail = (err: unknown, stage: 'open' | 'write', rest: Buffer[] = []): void => {
     if (failed) return;
-    stop();
+    failed = true;
+    unwritten = [...rest, ...pending.take()];
     options.onError(err, stage);
   };
   const fd = fs.promises.open(file, 'a', 0o600).then(async (handle) => {
-    size = (await handle.stat()).size;
+    try {
+      size = (await handle.stat()).size;
+    } catch (err) {
+      await handle.close().catch(() => undefined); // a failed writer holds no descriptor
+      throw err;
+    }
     return handle;
   });
   fd.catch((err: unknown) => fail(err, 'open'));
@@ -96,15 +112,19 @@ export function createSpoolWriter(file: string, options: SpoolWriterOptions): Sp
     if (pending.bytes === 0 && !extra) return Promise.resolve();
     const buffers = pending.take();
     writing = (async () => {
+      // Counted as the file takes them, so that a failed write knows where it stopped.
+      let done = 0;
       try {
         if (buffers.length > 0) {
-          const bytes = await writeAll(await fd, buffers);
-          written += bytes;
-          size += bytes;
+          await writeAll(await fd, buffers, (bytes) => {
+            done += bytes;
+            written += bytes;
+            size += bytes;
+          });
         }
         await extra?.();
       } catch (err) {
-        fail(err, 'write');
+        fail(err, 'write', skipBytes(buffers, done));
       }
     })().finally(() => {
       writing = undefined;
@@ -127,6 +147,11 @@ export function createSpoolWriter(file: string, options: SpoolWriterOptions): Sp
     schedule,
     flush,
     abandon: stop,
+    takeUnwritten() {
+      const rest = unwritten;
+      unwritten = [];
+      return rest;
+    },
     async close() {
       clearTimeout(timer);
       timer = undefined;
@@ -156,19 +181,27 @@ export function createSpoolWriter(file: string, options: SpoolWriterOptions): Sp
   };
 }
 
-/** Appends the buffers in order (a short write continues where it stopped); returns the bytes. */
-async function writeAll(handle: fs.promises.FileHandle, buffers: Buffer[]): Promise<number> {
-  let total = 0;
+/** Appends the buffers in order (a short write continues where it stopped). */
+async function writeAll(
+  handle: fs.promises.FileHandle,
+  buffers: Buffer[],
+  onWritten: (bytes: number) => void,
+): Promise<void> {
   let rest = buffers;
   while (rest.length > 0) {
     const { bytesWritten } = await handle.writev(rest);
-    total += bytesWritten;
-    let skip = bytesWritten;
-    while (rest.length > 0 && skip >= rest[0]!.length) {
-      skip -= rest[0]!.length;
-      rest = rest.slice(1);
-    }
-    if (skip > 0) rest = [rest[0]!.subarray(skip), ...rest.slice(1)];
+    onWritten(bytesWritten);
+    rest = skipBytes(rest, bytesWritten);
   }
-  return total;
+}
+
+/** The buffers without their first `bytes` bytes. */
+function skipBytes(buffers: Buffer[], bytes: number): Buffer[] {
+  let rest = buffers;
+  let skip = bytes;
+  while (rest.length > 0 && skip >= rest[0]!.length) {
+    skip -= rest[0]!.length;
+    rest = rest.slice(1);
+  }
+  return skip > 0 ? [rest[0]!.subarray(skip), ...rest.slice(1)] : rest;
 }

@@ -19,6 +19,8 @@
  *
  * A database session that ends before its statement log reached the disk hands its bytes over
  * from memory (finishFromMemory): a client that connects for one query costs no file at all.
+ * One whose spool failed (a full disk) hands over what the file did not take, which follows the
+ * file's bytes (finishWithTail).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -73,6 +75,8 @@ interface Upload {
    */
   memory?: Buffer;
   spoolTimer?: NodeJS.Timeout;
+  /** Bytes the spool file could not take (a failed write): they follow its first `at` bytes. */
+  tail?: { data: Buffer; at: number };
   /** Bytes the server is known to hold. */
   acked: number;
   /** When the chunk in flight was sent, or 0. */
@@ -111,6 +115,11 @@ export interface Uploader {
    * that they wait in memory no longer than they would have before reaching the disk.
    */
   finishFromMemory(connectionId: number, data: Buffer, spoolBy: number): void;
+  /**
+   * A session whose spool file stopped taking bytes (a write failed): the file's first
+   * `fileBytes` upload from the file, then `tail` from memory, then the file is deleted.
+   */
+  finishWithTail(connectionId: number, tail: Buffer, fileBytes: number): void;
   onAck(ack: RecordingAck): void;
   /** The control channel (re)connected: nothing is in flight any more. */
   onConnected(): void;
@@ -169,14 +178,17 @@ export function createUploader(
       return;
     }
     upload.sentAt = now; // claims the slot before the first await
-    if (upload.memory) return stepFromMemory(id, upload, upload.memory);
+    if (upload.memory) return stepFromMemory(id, upload, upload.memory, 0);
+    const { tail } = upload;
+    if (tail && upload.acked >= tail.at) return stepFromMemory(id, upload, tail.data, tail.at);
     try {
       const handle = await fs.promises.open(path.join(dir, `${id}.cast`), 'r');
       try {
-        const { size } = await handle.stat();
+        // Past the bytes a failed write left in the file, the tail follows.
+        const size = Math.min((await handle.stat()).size, tail?.at ?? Infinity);
         if (size <= upload.acked) {
           upload.sentAt = 0;
-          if (upload.finished) drop(id);
+          if (upload.finished && !tail) drop(id);
           return;
         }
         const length = Math.min(RECORDING_CHUNK_BYTES, size - upload.acked);
@@ -204,24 +216,35 @@ export function createUploader(
     if (!sent) upload.sentAt = 0;
   };
 
-  const stepFromMemory = (id: number, upload: Upload, memory: Buffer): void => {
-    if (memory.length <= upload.acked) {
+  /** Sends from `memory`, which holds the recording's bytes from offset `base` on. */
+  const stepFromMemory = (id: number, upload: Upload, memory: Buffer, base: number): void => {
+    const from = upload.acked - base;
+    if (memory.length <= from) {
       upload.sentAt = 0;
       drop(id);
       return;
     }
-    upload.seenSize = memory.length;
-    const end = Math.min(memory.length, upload.acked + RECORDING_CHUNK_BYTES);
-    sendChunk(id, upload, memory.subarray(upload.acked, end));
+    upload.seenSize = base + memory.length;
+    sendChunk(id, upload, memory.subarray(from, from + RECORDING_CHUNK_BYTES));
   };
 
-  /** The server did not take a memory upload in time: its bytes go to the spool file. */
+  /**
+   * The server did not take a memory upload in time, or the gateway stops: the bytes go to the
+   * spool file (a tail after the file's own bytes), so that they upload from there.
+   */
   const spoolMemory = (id: number, upload: Upload): void => {
-    const memory = upload.memory;
-    if (!memory || uploads.get(id) !== upload) return;
+    const { memory, tail } = upload;
+    if ((!memory && !tail) || uploads.get(id) !== upload) return;
+    const file = path.join(dir, `${id}.cast`);
     try {
-      fs.writeFileSync(path.join(dir, `${id}.cast`), memory, { mode: 0o600 });
-      upload.memory = undefined; // the file holds the same bytes at the same offsets
+      if (memory) fs.writeFileSync(file, memory, { mode: 0o600 });
+      else if (tail) {
+        fs.truncateSync(file, tail.at); // whatever a failed write left past it goes
+        fs.appendFileSync(file, tail.data);
+      }
+      // The file holds the same bytes at the same offsets.
+      upload.memory = undefined;
+      upload.tail = undefined;
     } catch (err) {
       logger.warn({ err, connection_id: id }, 'could not spool a statement log; kept in memory');
     }
@@ -252,6 +275,13 @@ export function createUploader(
       );
       upload.spoolTimer.unref();
       uploads.set(id, upload);
+      void step(id, upload);
+    },
+    finishWithTail(id, tail, fileBytes) {
+      const upload = uploads.get(id) ?? makeUpload(true);
+      uploads.set(id, upload);
+      upload.finished = true;
+      if (tail.length > 0) upload.tail = { data: tail, at: fileBytes };
       void step(id, upload);
     },
     onAck(ack) {
