@@ -130,7 +130,7 @@ describe('spool writer', () => {
     const handles: fs.promises.FileHandle[] = [];
     const open = vi.spyOn(fs.promises, 'open').mockImplementation(async (...args) => {
       const handle = await realOpen(...args);
-      handle.stat = () => Promise.reject(new Error('EIO'));
+      handle.stat = (() => Promise.reject(new Error('EIO'))) as typeof handle.stat;
       handles.push(handle);
       return handle;
     });
