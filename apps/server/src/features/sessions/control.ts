@@ -31,6 +31,7 @@ import { recordFileTransfer } from './file-log';
 import { createGrantStore } from './grants';
 import { sessionLogFilters } from './log-filters';
 import { checkMemberKey } from './pubkey';
+import { revocationLookupCount, revokedReason } from './revoke-sessions';
 import { sessionSqlPolicy } from './sql-policy';
 
 /** One greeted gateway connection, as the hub knows it. */
@@ -177,6 +178,14 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       await endConnections(ctx, [id]);
       return { refusal: refusalOf(new AppError('AgentError')) };
     }
+    // A revocation (a code deleted, a member disabled) looked while this session was being
+    // checked and started, and may have missed its row: the row is checked itself.
+    const revoked =
+      revocationLookupCount() !== grant.lookupsBefore && (await revokedReason(ctx, id));
+    if (revoked) {
+      await endConnections(ctx, [id]);
+      return { refusal: refusalOf(new AppError(revoked)) };
+    }
     open.set(id, link);
     link.log.info(
       { connection_id: id, tunnel_id: grant.resolved.tunnel_id, way },
@@ -198,6 +207,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
   } = {
     async resolve_code(link, m) {
       const ctx = getCtx();
+      const lookupsBefore = revocationLookupCount();
       try {
         const { resolved, resource, logins } = await resolveCodeWithRows(ctx, {
           networkId: link.networkId,
@@ -213,7 +223,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
           username = resolved.login_users[0] ?? '';
           credential = await credentialFor(ctx, resolved, m.credential_kind, username, logins);
         }
-        const grant = grants.issue(link, resolved, username, resource);
+        const grant = grants.issue(link, { resolved, username, resource, lookupsBefore });
         link.log.info(
           { tunnel_id: resolved.tunnel_id, account_id: resolved.account.id, ip: m.client_ip },
           'code resolved for a gateway',
@@ -248,6 +258,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
     },
     async redeem_web_token(link, m) {
       // The web terminal's way to a grant: the same grant resolve_code gives the SSH proxy.
+      const lookupsBefore = revocationLookupCount();
       try {
         const resolved = await redeemWebTerminalToken(
           getCtx(),
@@ -255,7 +266,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
           m.token,
           m.client_ip,
         );
-        const grant = grants.issue(link, resolved);
+        const grant = grants.issue(link, { resolved, lookupsBefore });
         link.log.info(
           { tunnel_id: resolved.tunnel_id, account_id: resolved.account.id, ip: m.client_ip },
           'web terminal token redeemed',

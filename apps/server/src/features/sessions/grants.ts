@@ -19,16 +19,15 @@ export interface Grant {
   username: string | null;
   /** The resource's row as the code check read it (its rules go with the session's start). */
   resource?: ResourceRow;
+  /** revocationLookupCount() before the code check read (see revoke-sessions.ts). */
+  lookupsBefore: number;
 }
+
+export type GrantFields = Omit<Grant, 'owner' | 'username'> & { username?: string | null };
 
 export interface GrantStore {
   /** `username`: the login user whose credential went with the grant (its one fetch spent). */
-  issue(
-    owner: object,
-    resolved: ResolvedCode,
-    username?: string | null,
-    resource?: ResourceRow,
-  ): string;
+  issue(owner: object, fields: GrantFields): string;
   /** The live grant of this owner, or null (unknown, expired, or another gateway's). */
   get(owner: object, token: string): Grant | null;
   spend(token: string): void;
@@ -37,9 +36,9 @@ export interface GrantStore {
 export function createGrantStore(now: () => number = Date.now): GrantStore {
   const grants = createExpiringMap<Grant>(GRANT_TTL_MS, now);
   return {
-    issue(owner, resolved, username = null, resource) {
+    issue(owner, fields) {
       const token = randomToken(24);
-      grants.set(token, { owner, resolved, username, ...(resource && { resource }) });
+      grants.set(token, { ...fields, owner, username: fields.username ?? null });
       return token;
     },
     get(owner, token) {

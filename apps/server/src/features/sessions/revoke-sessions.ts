@@ -16,26 +16,62 @@ import { cutSessions } from './connections-service';
 
 export const REVOKE_SWEEP_MS = 5_000;
 
-/** Cuts every live session whose code or member no longer allows it; returns how many. */
-export async function cutRevokedSessions(ctx: AppContext): Promise<number> {
-  const rows = await ctx.db
+/**
+ * Revocation look-ups begun in this replica, counted before each one reads. A session start
+ * that began before one and wrote its row after it (the look-up may have missed the row)
+ * checks its own row (control.ts startSession), rather than stay open until the next sweep.
+ */
+let revocationLookups = 0;
+export const revocationLookupCount = (): number => revocationLookups;
+
+type RevokedReason = 'TunnelNotFound' | 'TunnelExpire' | 'AccountDisabled';
+
+/** Live connections (all, or the one `id`) whose code or member no longer allows them. */
+function revokedConnections(ctx: AppContext, id?: number) {
+  const now = nowSeconds();
+  let query = ctx.db
     .selectFrom('tunnel_connection')
     .innerJoin('tunnel', 'tunnel.id', 'tunnel_connection.tunnel_id')
     .leftJoin('account', 'account.id', 'tunnel_connection.account_id')
-    .select('tunnel_connection.id')
+    .select([
+      'tunnel_connection.id',
+      'tunnel.status as tunnel_status',
+      'tunnel.expire_time',
+      'account.status as account_status',
+    ])
     .where('tunnel_connection.ended_at', 'is', null)
     .where((eb) =>
       eb.or([
         eb('tunnel.status', '!=', 'enable'),
-        eb('tunnel.expire_time', '<=', nowSeconds()),
+        eb('tunnel.expire_time', '<=', now),
         eb('account.id', 'is', null),
         eb('account.status', '!=', 0),
       ]),
-    )
-    .execute();
+    );
+  if (id !== undefined) query = query.where('tunnel_connection.id', '=', id);
+  return { query, now };
+}
+
+/** Cuts every live session whose code or member no longer allows it; returns how many. */
+export async function cutRevokedSessions(ctx: AppContext): Promise<number> {
+  revocationLookups += 1;
+  const rows = await revokedConnections(ctx).query.execute();
   const ids = rows.map((r) => r.id);
   if (ids.length > 0) await cutSessions(ctx, ids, 'Access revoked');
   return ids.length;
+}
+
+/** Why the live connection `id` is no longer allowed, or undefined while it is. */
+export async function revokedReason(
+  ctx: AppContext,
+  id: number,
+): Promise<RevokedReason | undefined> {
+  const { query, now } = revokedConnections(ctx, id);
+  const row = await query.executeTakeFirst();
+  if (!row) return undefined;
+  if (row.tunnel_status !== 'enable') return 'TunnelNotFound';
+  if (row.expire_time <= now) return 'TunnelExpire';
+  return 'AccountDisabled';
 }
 
 /** Runs the sweep while the app is up; a run still going when the next is due is not doubled. */
