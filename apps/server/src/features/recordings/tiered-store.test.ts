@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { INLINE_MAX_BYTES, recordingStore } from './tiered-store';
-import type { RecordingKey } from './store';
+import { INLINE_MAX_BYTES, recordingStore, tieredRecordingStore } from './tiered-store';
+import { filesystemRecordingStore, type RecordingKey, type RecordingStore } from './store';
 
 describe('the server recording store', () => {
   let t: TestApp;
@@ -139,6 +139,37 @@ describe('the server recording store', () => {
     // The next chunk finds the file holding more than the row, and adds only what is new.
     expect(await store.write(key, 3, Buffer.from('defgh'), { recorded: true })).toBe(8);
     expect(fs.readFileSync(fileOf(key), 'utf8')).toBe('abcdefgh');
+    expect(await rows(key)).toBe(0);
+  });
+
+  it('reads the whole row while a move has only half written the file', async () => {
+    // The file store under the move writes half, then waits for the test to let it finish.
+    const files = filesystemRecordingStore(t.dataDir);
+    let halfWritten!: () => void;
+    const half = new Promise<void>((resolve) => (halfWritten = resolve));
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const gated: RecordingStore = {
+      ...files,
+      async write(key, offset, data) {
+        const cut = Math.floor(data.length / 2);
+        await files.write(key, offset, data.subarray(0, cut));
+        halfWritten();
+        await finished;
+        return files.write(key, offset + cut, data.subarray(cut));
+      },
+    };
+    const store = tieredRecordingStore(t.ctx.db, gated);
+    const key = await connection();
+    const first = Buffer.from('x'.repeat(1000));
+    expect(await store.write(key, 0, first, { recorded: false })).toBe(1000);
+    const moving = store.write(key, 1000, Buffer.from('y'.repeat(10)), { recorded: true });
+    await half;
+    // Before, the half-written file (505 bytes) came back instead of the row's 1000.
+    expect((await store.read(key))!.toString()).toBe(first.toString());
+    finish();
+    expect(await moving).toBe(1010);
+    expect((await store.read(key))!.length).toBe(1010);
     expect(await rows(key)).toBe(0);
   });
 });

@@ -8,7 +8,7 @@
  *
  * The row is written in one transaction with the connection's `recording` flag. When the row
  * moves, the file is written before the row is deleted, so a crash between the two leaves both,
- * the file holding at least what the row does: reads take the file first.
+ * the file holding at least what the row does: reads take the file once it holds as much.
  */
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context';
@@ -110,7 +110,13 @@ export function tieredRecordingStore(
       });
     },
     async read(key) {
-      return (await files.read(key)) ?? (await inlineOf(key));
+      // The row first: a move writes the file and then deletes the row, so once the row is
+      // gone the file is whole. While both are there the file may be half written (a move in
+      // progress) or hold more (a move cut short): it is read once it holds the row's bytes.
+      const inline = await inlineOf(key);
+      const file = await files.read(key);
+      if (!inline) return file;
+      return file && file.length >= inline.length ? file : inline;
     },
     async state(key): Promise<RecordingState> {
       const state = await files.state(key);
