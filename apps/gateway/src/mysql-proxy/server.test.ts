@@ -1,5 +1,6 @@
 // The MySQL proxy with the mysql2 driver against the real MariaDB: login, refusals, rules,
 // the statement log, prepared statements, multi-statements, cuts and temporary authorizations.
+import net from 'node:net';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MysqlProxy } from './server';
@@ -7,6 +8,7 @@ import {
   closedWithin,
   direct,
   fakeSessions,
+  MARIADB,
   rawLogin,
   scratchAccount,
   startProxyStack,
@@ -31,6 +33,16 @@ const codes: Record<string, FakeCode> = {
   withpw: { target },
   wrongpw: { target: { username: targetUser, password: 'not-it' } },
   onlyone: { databases: ['placeholder'] },
+  slowstart: { target, beforeBegin: () => slowStart.wait() },
+};
+/** The session start of `slowstart` waits until the test lets it go. */
+const slowStart = {
+  reached: () => undefined as void,
+  release: () => undefined as void,
+  wait(): Promise<void> {
+    this.reached();
+    return new Promise((resolve) => (this.release = resolve));
+  },
 };
 const fake = fakeSessions(codes);
 const sessionOf = (code: string) => fake.started.filter((s) => s.code === code).at(-1);
@@ -255,6 +267,66 @@ describe('mysql proxy with mysql2', () => {
     sessionOf('plain')?.cut('revoked');
     expect(await closedWithin(raw.socket, 1000)).toBe(true);
     expect(Date.now() - cutAt).toBeLessThan(1000);
+  });
+
+  it('ends the session at once when the target connection is killed while it starts', async () => {
+    const reached = new Promise<void>((resolve) => (slowStart.reached = resolve));
+    const login = rawLogin(proxy.port, 'slowstart');
+    await reached;
+    // The proxy is logged in to MariaDB as the scratch account (no other connection is).
+    const admin = await direct();
+    const [rows] = await admin.query(
+      'SELECT id AS id FROM information_schema.processlist WHERE user = ?',
+      [targetUser],
+    );
+    expect((rows as unknown[]).length).toBe(1);
+    for (const { id } of rows as { id: number }[]) await admin.query(`KILL ${Number(id)}`);
+    await admin.end();
+    slowStart.release();
+    const client = await login.catch(() => undefined);
+    if (client) {
+      // A query goes nowhere: the connection closes at once (it stayed open, and the query
+      // unanswered, before).
+      client.socket.write(frame(Buffer.from('\x03SELECT 1', 'latin1'), 0));
+      expect(await closedWithin(client.socket, 3000)).toBe(true);
+    }
+    await expect.poll(() => sessionOf('slowstart')?.ended).toBe(1);
+  });
+
+  it('refuses the login when the target connection ends cleanly while it starts', async () => {
+    // A relay to MariaDB that ends the proxy's connection with a FIN and no byte before it (a
+    // proxy or a failover in between): a paused socket reads that end at once, and it went
+    // unheard, so the client was logged in to a connection that had already closed.
+    const fronts: net.Socket[] = [];
+    const relay = net.createServer((front) => {
+      fronts.push(front);
+      const back = net.connect(MARIADB.port, MARIADB.host);
+      front.pipe(back).pipe(front);
+      front.on('error', () => back.destroy()).on('close', () => back.destroy());
+      back.on('error', () => front.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    codes.slowrelay = {
+      target: { ...target, port: (relay.address() as net.AddressInfo).port },
+      beforeBegin: () => slowStart.wait(),
+    };
+    try {
+      const reached = new Promise<void>((resolve) => (slowStart.reached = resolve));
+      const login = rawLogin(proxy.port, 'slowrelay');
+      await reached;
+      for (const front of fronts) front.end();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      slowStart.release();
+      // An ERR answers the login, and the connection closes (before, an OK, and the first
+      // query hung).
+      const { ok, socket } = await login;
+      expect(ok.payload[0]).toBe(0xff);
+      expect(ok.payload.toString('latin1')).toContain('the database closed the connection');
+      expect(await closedWithin(socket, 3000)).toBe(true);
+      await expect.poll(() => sessionOf('slowrelay')?.ended).toBe(1);
+    } finally {
+      relay.close();
+    }
   });
 
   it('asks a temporary authorization for its password in clear', async () => {

@@ -14,6 +14,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../core/logger';
+import { holdTarget } from '../db-proxy/held-target';
 import type { AuthorizedDb, DbSession, DbSessions } from '../db-proxy/session';
 import {
   askClearPassword,
@@ -51,6 +52,8 @@ class Refused extends Error {
     super(message);
   }
 }
+
+const TARGET_CLOSED = 'Portcullis: the database closed the connection';
 
 const clientAddress = (socket: net.Socket): string =>
   (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
@@ -152,6 +155,7 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
       const target = await targetLogin(login, authorized, clientIp);
       conn.target = target.socket;
       if (closing || conn.stream.destroyed) return void target.socket.destroy();
+      const held = holdTarget(target.socket);
       const begun = await authorized.begin();
       if (!begun.ok) {
         target.socket.destroy();
@@ -164,11 +168,12 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
         conn.ended = session.end();
         return;
       }
+      // Killed while the session started (an administrator's KILL): the client hears so now.
+      if (!held.release()) throw new Refused(ER.UNKNOWN, TARGET_CLOSED);
       clearTimeout(timer);
       // The target's own OK (its status flags) answers the client's login.
       conn.stream.write(frame(target.ok, login.seq + 1));
       const clientRest = login.reader.detach();
-      target.socket.pause();
       logger.info(
         { ip: clientIp, connection_id: session.connectionId, tls: login.tls },
         'mysql session relayed',

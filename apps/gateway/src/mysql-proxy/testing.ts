@@ -25,6 +25,8 @@ export interface FakeCode {
   databases?: string[];
   /** Refused with this catalogue code. */
   refuse?: { code: string; message: string };
+  /** Awaited before the session starts (the server's answer, slow). */
+  beforeBegin?: () => Promise<void>;
 }
 
 export interface FakeSession {
@@ -89,7 +91,8 @@ export function fakeSessions(codes: Record<string, FakeCode>): {
         resolved,
         target,
         drop() {},
-        begin() {
+        async begin() {
+          await code.beforeBegin?.();
           const cutListeners: ((reason: string) => void)[] = [];
           const record: FakeSession = {
             code: login.code,
@@ -112,7 +115,7 @@ export function fakeSessions(codes: Record<string, FakeCode>): {
               return Promise.resolve();
             },
           };
-          return Promise.resolve({ ok: true, session });
+          return { ok: true as const, session };
         },
       });
     },

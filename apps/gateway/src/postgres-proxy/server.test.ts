@@ -87,8 +87,16 @@ describe('the PostgreSQL proxy while a session is being opened', () => {
 
   /** The pg client, and the errors it reported outside a query (a FATAL while idle). */
   const errors: string[] = [];
+  /** Names this file's target connections: other test files use PostgreSQL at the same time. */
+  const application = `pc-held-${process.pid}`;
   const client = (port: number) => {
-    const c = new pg.Client({ host: '127.0.0.1', port, user: 'code1', database: 'postgres' });
+    const c = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: 'code1',
+      database: 'postgres',
+      application_name: application,
+    });
     c.on('error', (err) => errors.push(err.message));
     return c;
   };
@@ -133,14 +141,13 @@ describe('the PostgreSQL proxy while a session is being opened', () => {
     await gated.waiting;
     const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres' });
     await admin.connect();
-    // The proxy's backend is the one logged in as postgres with no application name but
-    // this admin connection itself.
-    await admin.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE usename = 'postgres' AND pid <> pg_backend_pid() AND application_name = ''
-          AND backend_type = 'client backend' AND state = 'idle'
-          AND backend_start > now() - interval '10 seconds'`,
+    // The proxy's backend carries the client's application name (it used to be picked as
+    // any new idle postgres backend, which under the whole suite could be another test's).
+    const { rows } = await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`,
+      [application],
     );
+    expect(rows).toHaveLength(1);
     await admin.end();
     gated.open();
     await connecting.catch(() => undefined);

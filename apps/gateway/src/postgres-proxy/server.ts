@@ -12,6 +12,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { SessionRefusal } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
+import { holdTarget } from '../db-proxy/held-target';
 import type { AuthorizedDb, DbSession, DbSessions } from '../db-proxy/session';
 import { LruCache } from '../sql-audit/cache';
 import { relaySession } from './relay';
@@ -310,14 +311,8 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
       authorized.drop();
       return void loggedIn.socket.destroy();
     }
-    // Until the relay takes it, the target waits paused and watched: what it says meanwhile (a
-    // FATAL on an administrator's termination) and its end stay for the relay to pass on. It
-    // used to flow with no listener, so those were lost and the client logged in to a dead
-    // connection, and an error there (a reset) had no listener and ended the gateway.
-    const backend = loggedIn.socket;
-    backend.pause();
-    const onWaitingError = (): void => void backend.destroy();
-    backend.on('error', onWaitingError);
+    // An error there (a reset) used to have no listener and ended the gateway.
+    const held = holdTarget(loggedIn.socket);
     let begun: Awaited<ReturnType<AuthorizedDb['begin']>>;
     try {
       begun = await authorized.begin();
@@ -335,8 +330,7 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
       loggedIn.socket.destroy();
       return void session.end();
     }
-    backend.off('error', onWaitingError);
-    if (backend.destroyed) {
+    if (!held.release()) {
       void session.end();
       return fatal(socket, '08006', 'Portcullis: the database closed the connection');
     }
