@@ -4,24 +4,12 @@
  * API (one, several), by deleting the code, by its expiry and by disabling the member; the
  * stock OpenSSH client must exit within about a second of the cut.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
-import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import type { TestApp, TestClient } from '../../test/harness';
 import { createOtherTeam, otherTeamAdmin } from '../team/test-fixtures';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  failure,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
-import { openSshClient, run, type OpenSshClient, type RunResult } from './openssh.test-helpers';
-import { freePort } from '../../../../gateway/src/test/net';
+import { addMembersTo, failure, member } from '../workgroups/test-fixtures';
+import { run, type OpenSshClient, type RunResult } from './openssh.test-helpers';
+import { startSshStack, type SshStack } from './ssh-test-kit';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -44,6 +32,7 @@ interface Held {
 }
 
 describe('online connections with a real gateway, sshd and OpenSSH clients', () => {
+  let stack: SshStack | undefined;
   let t: TestApp;
   let admin: TestClient;
   let erin: { id: number; client: TestClient };
@@ -51,10 +40,7 @@ describe('online connections with a real gateway, sshd and OpenSSH clients', () 
   let wade: { id: number; client: TestClient };
   let audit: { id: number; client: TestClient };
   let other: TestClient;
-  let gateway: Gateway;
-  let sshd: SshdPeer;
   let client: OpenSshClient;
-  let dir: string;
   let port: number;
   let lab: number;
   let wg: number;
@@ -104,60 +90,20 @@ describe('online connections with a real gateway, sshd and OpenSSH clients', () 
   };
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-online-'));
-    t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await signedIn(t);
-    lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    sshd = await startSshd({});
-    const added = await admin.post('/api/v1/resource', {
-      network_id: lab,
-      name: 'sshd',
-      ip_address: '127.0.0.1',
-      os: 'linux',
-      port: sshd.port,
-      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
-    });
-    expect(added.statusCode, added.body).toBe(200);
-    server = added.json().id as number;
-    wg = await createWorkgroup(admin, 'Online');
-    await addResourcesTo(admin, wg, [server]);
-    erin = await member(t, 'erin@demo.local');
+    stack = await startSshStack({ workgroup: 'Online' });
+    ({ t, admin, erin, client, port } = stack);
+    ({ clusterId: lab, workgroupId: wg, resourceId: server, projectResource: web } = stack);
+    code = { id: stack.codeId, code: stack.code };
     frank = await member(t, 'frank@demo.local');
     wade = await member(t, 'wade@demo.local');
     audit = await member(t, 'audit@demo.local', 2);
-    await addMembersTo(admin, wg, [erin.id, frank.id]);
+    await addMembersTo(admin, wg, [frank.id]);
     await addMembersTo(admin, wg, [wade.id], 1);
-    web = await projectResourceId(admin, wg, server);
     await createOtherTeam(t);
     other = await otherTeamAdmin(t);
-
-    port = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { ssh_port: port },
-      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    await gateway.sshProxy;
-    client = await openSshClient(dir);
-    const key2 = await erin.client.post('/api/account_pubkey', {
-      title: 'laptop',
-      pubkey: client.publicKey,
-    });
-    expect(key2.statusCode, key2.body).toBe(200);
-    code = await newCode();
   });
   afterAll(async () => {
-    await gateway?.stop();
-    await sshd?.stop();
-    await t?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('lists and counts a held session for those allowed to see it, and nobody else', async () => {

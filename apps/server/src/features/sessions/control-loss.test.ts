@@ -5,23 +5,11 @@
  * online rows when the channel goes; the gateway ends the sessions themselves, which the server
  * could otherwise neither list nor cut.
  */
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
-import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp } from '../../test/harness';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
-import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
-import { freePort } from '../../../../gateway/src/test/net';
+import type { TestApp } from '../../test/harness';
+import { run, type OpenSshClient } from './openssh.test-helpers';
+import { startSshStack, type SshStack } from './ssh-test-kit';
 
 async function until(probe: () => Promise<boolean> | boolean): Promise<void> {
   for (let i = 0; i < 150; i++) {
@@ -32,13 +20,11 @@ async function until(probe: () => Promise<boolean> | boolean): Promise<void> {
 }
 
 describe('sessions when the control channel goes down', () => {
+  let stack: SshStack | undefined;
   let t: TestApp;
-  let gateway: Gateway;
-  let sshd: SshdPeer;
   let client: OpenSshClient;
   let relay: net.Server;
   const relayed = new Set<net.Socket>();
-  let dir: string;
   let port: number;
   let code: string;
   let memberId: number;
@@ -53,72 +39,33 @@ describe('sessions when the control channel goes down', () => {
       .where('ended_at', 'is', null)
       .execute();
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-control-loss-'));
-    t = await createTestApp();
-    const address = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
-    const admin = await signedIn(t);
-    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    sshd = await startSshd();
-    const res = await admin.post('/api/v1/resource', {
-      network_id: lab,
-      name: 'sshd',
-      ip_address: '127.0.0.1',
-      os: 'linux',
-      port: sshd.port,
-      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    stack = await startSshStack({
+      workgroup: 'Blip',
+      gateway: { backoff: { initialMs: 100, maxMs: 500 } },
+      // The gateway's way to the server, which the test can break.
+      serverUrl: async (address) => {
+        const server = new URL(address);
+        relay = net.createServer((from) => {
+          const to = net.connect(Number(server.port), server.hostname);
+          from.pipe(to).pipe(from);
+          relayed.add(from).add(to);
+          const destroy = () => {
+            from.destroy();
+            to.destroy();
+          };
+          from.on('error', destroy).on('close', destroy);
+          to.on('error', destroy).on('close', destroy);
+        });
+        await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+        return `http://127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
+      },
     });
-    expect(res.statusCode, res.body).toBe(200);
-    const wg = await createWorkgroup(admin, 'Blip');
-    await addResourcesTo(admin, wg, [res.json().id as number]);
-    const erin = await member(t, 'erin@demo.local');
-    memberId = erin.id;
-    await addMembersTo(admin, wg, [erin.id]);
-
-    // The gateway's way to the server, which the test can break.
-    relay = net.createServer((from) => {
-      const to = net.connect(Number(address.port), address.hostname);
-      from.pipe(to).pipe(from);
-      relayed.add(from).add(to);
-      const destroy = () => {
-        from.destroy();
-        to.destroy();
-      };
-      from.on('error', destroy).on('close', destroy);
-      to.on('error', destroy).on('close', destroy);
-    });
-    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    port = await freePort();
-    gateway = startGateway({
-      server: `http://127.0.0.1:${(relay.address() as net.AddressInfo).port}`,
-      key,
-      host: '127.0.0.1',
-      ports: { ssh_port: port },
-      backoff: { initialMs: 100, maxMs: 500 },
-      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    await gateway.sshProxy;
-    client = await openSshClient(dir);
-    const added = await erin.client.post('/api/account_pubkey', {
-      title: 'laptop',
-      pubkey: client.publicKey,
-    });
-    expect(added.statusCode, added.body).toBe(200);
-    const made = await erin.client.post('/api/tunnel', {
-      project_resource_id: await projectResourceId(admin, wg, res.json().id as number),
-    });
-    expect(made.statusCode, made.body).toBe(200);
-    code = made.json().code as string;
+    ({ t, client, port, code } = stack);
+    memberId = stack.erin.id;
   });
   afterAll(async () => {
-    await gateway?.stop();
+    await stack?.stop();
     relay?.close();
-    await sshd?.stop();
-    await t?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('ends the sessions it can no longer govern, and serves new ones once back', async () => {

@@ -5,31 +5,21 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CastEventSchema, CastHeaderSchema } from '@portcullis/contract';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
+import type { Gateway } from '../../../../gateway/src/control/client';
 import { STREAM_RECORD_BYTES } from '../../../../gateway/src/recording';
-import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import type { TestApp, TestClient } from '../../test/harness';
 import { recordingStore } from '../recordings/tiered-store';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
-import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
-import { freePort } from '../../../../gateway/src/test/net';
+import { run, type OpenSshClient } from './openssh.test-helpers';
+import { startSshStack, type SshStack } from './ssh-test-kit';
 
 describe('recording of an exec without a pty', () => {
+  let stack: SshStack | undefined;
   let t: TestApp;
-  let admin: TestClient;
   let erin: { id: number; client: TestClient };
   let gateway: Gateway;
-  let sshd: SshdPeer;
   let client: OpenSshClient;
   let dir: string;
   let port: number;
@@ -72,56 +62,11 @@ describe('recording of an exec without a pty', () => {
   };
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-exec-recording-'));
-    t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await signedIn(t);
-    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    sshd = await startSshd();
-    const res = await admin.post('/api/v1/resource', {
-      network_id: lab,
-      name: 'sshd',
-      ip_address: '127.0.0.1',
-      os: 'linux',
-      port: sshd.port,
-      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const wg = await createWorkgroup(admin, 'Streams');
-    await addResourcesTo(admin, wg, [res.json().id as number]);
-    erin = await member(t, 'erin@demo.local');
-    await addMembersTo(admin, wg, [erin.id]);
-    const web = await projectResourceId(admin, wg, res.json().id as number);
-
-    port = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { ssh_port: port },
-      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    await gateway.sshProxy;
-
-    client = await openSshClient(dir);
-    const added = await erin.client.post('/api/account_pubkey', {
-      title: 'laptop',
-      pubkey: client.publicKey,
-    });
-    expect(added.statusCode, added.body).toBe(200);
-    const created = await erin.client.post('/api/tunnel', { project_resource_id: web });
-    expect(created.statusCode, created.body).toBe(200);
-    code = created.json().code as string;
+    stack = await startSshStack({ workgroup: 'Streams' });
+    ({ t, erin, gateway, client, dir, port, code } = stack);
   });
   afterAll(async () => {
-    await gateway?.stop();
-    await sshd?.stop();
-    await t?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('passes 5 MB byte for byte and records only the first 1 MiB, then a note', async () => {

@@ -7,23 +7,14 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CastEventSchema, CastHeaderSchema, LOG_FILTER_HIDDEN } from '@portcullis/contract';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
-import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
-import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
-import { freePort } from '../../../../gateway/src/test/net';
+import type { Gateway } from '../../../../gateway/src/control/client';
+import type { TestApp, TestClient } from '../../test/harness';
+import { run, type OpenSshClient } from './openssh.test-helpers';
+import { startSshStack, type SshStack } from './ssh-test-kit';
 
 async function until<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -55,11 +46,11 @@ function parseCast(text: string) {
 const CONDITION = 'secret-token';
 
 describe('log filters of the cluster', () => {
+  let stack: SshStack | undefined;
   let t: TestApp;
   let admin: TestClient;
   let erin: { id: number; client: TestClient };
   let gateway: Gateway;
-  let sshd: SshdPeer;
   let client: OpenSshClient;
   let dir: string;
   let port: number;
@@ -95,60 +86,17 @@ describe('log filters of the cluster', () => {
     );
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-log-filter-'));
-    t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await signedIn(t);
-    lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    sshd = await startSshd();
-    const res = await admin.post('/api/v1/resource', {
-      network_id: lab,
-      name: 'sshd',
-      ip_address: '127.0.0.1',
-      os: 'linux',
-      port: sshd.port,
-      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const wg = await createWorkgroup(admin, 'Filtered');
-    await addResourcesTo(admin, wg, [res.json().id as number]);
-    erin = await member(t, 'erin@demo.local');
-    await addMembersTo(admin, wg, [erin.id]);
-    const web = await projectResourceId(admin, wg, res.json().id as number);
-
-    port = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { ssh_port: port },
-      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    await gateway.sshProxy;
-
-    client = await openSshClient(dir);
-    const added = await erin.client.post('/api/account_pubkey', {
-      title: 'laptop',
-      pubkey: client.publicKey,
-    });
-    expect(added.statusCode, added.body).toBe(200);
-    const created = await erin.client.post('/api/tunnel', { project_resource_id: web });
-    expect(created.statusCode, created.body).toBe(200);
-    code = created.json() as { id: number; code: string };
+    stack = await startSshStack({ workgroup: 'Filtered' });
+    ({ t, admin, erin, gateway, client, dir, port } = stack);
+    lab = stack.clusterId;
+    code = { id: stack.codeId, code: stack.code };
 
     const filter = await admin.post('/api/log_filter', { network_id: lab, condition: CONDITION });
     expect(filter.statusCode, filter.body).toBe(200);
     filterId = filter.json().id as number;
   });
   afterAll(async () => {
-    await gateway?.stop();
-    await sshd?.stop();
-    await t?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('stores a matching line of a pty shell as the placeholder; the member sees it live', async () => {

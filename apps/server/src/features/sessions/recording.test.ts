@@ -8,25 +8,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CastEventSchema, CastHeaderSchema } from '@portcullis/contract';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
-import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import type { Gateway } from '../../../../gateway/src/control/client';
+import type { TestApp, TestClient } from '../../test/harness';
 import { recordingStore } from '../recordings/tiered-store';
 import { createOtherTeam, otherTeamAdmin } from '../team/test-fixtures';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
-import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
+import { member } from '../workgroups/test-fixtures';
+import { run, type OpenSshClient } from './openssh.test-helpers';
 import { freePort } from '../../../../gateway/src/test/net';
+import { startSshStack, type SshStack } from './ssh-test-kit';
 
 const GATEWAY_MAIN = path.resolve(import.meta.dirname, '../../../../gateway/src/main.ts');
 
@@ -58,11 +51,11 @@ function parseCast(text: string) {
 }
 
 describe('terminal recordings through the SSH proxy', () => {
+  let stack: SshStack | undefined;
   let t: TestApp;
   let admin: TestClient;
   let erin: { id: number; client: TestClient };
   let gateway: Gateway;
-  let sshd: SshdPeer;
   let client: OpenSshClient;
   let dir: string;
   let port: number;
@@ -92,58 +85,13 @@ describe('terminal recordings through the SSH proxy', () => {
     who.get(`/api/download_tunnel_log?connection_id=${connectionId}&way=ssh`);
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-recording-'));
-    t = await createTestApp();
-    address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await signedIn(t);
-    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    labId = lab;
-    key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    sshd = await startSshd();
-    const res = await admin.post('/api/v1/resource', {
-      network_id: lab,
-      name: 'sshd',
-      ip_address: '127.0.0.1',
-      os: 'linux',
-      port: sshd.port,
-      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const wg = await createWorkgroup(admin, 'Recorded');
-    await addResourcesTo(admin, wg, [res.json().id as number]);
-    erin = await member(t, 'erin@demo.local');
-    await addMembersTo(admin, wg, [erin.id]);
-    const web = await projectResourceId(admin, wg, res.json().id as number);
-
-    port = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { ssh_port: port },
-      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    await gateway.sshProxy;
-
-    client = await openSshClient(dir);
-    const added = await erin.client.post('/api/account_pubkey', {
-      title: 'laptop',
-      pubkey: client.publicKey,
-    });
-    expect(added.statusCode, added.body).toBe(200);
-    const created = await erin.client.post('/api/tunnel', { project_resource_id: web });
-    expect(created.statusCode, created.body).toBe(200);
-    code = created.json().code as string;
+    stack = await startSshStack({ workgroup: 'Recorded' });
+    ({ t, admin, erin, gateway, client, dir, port, key, address, code } = stack);
+    labId = stack.clusterId;
   });
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await gateway?.stop();
-    await sshd?.stop();
-    await t?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('records a pty shell as asciicast v2 and serves it to the member and the team', async () => {

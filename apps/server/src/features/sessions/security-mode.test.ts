@@ -8,23 +8,14 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
-import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, outbox, signedIn, type TestApp, type TestClient } from '../../test/harness';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
-import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
-import { freePort } from '../../../../gateway/src/test/net';
+import { outbox, type TestApp, type TestClient } from '../../test/harness';
+import { member } from '../workgroups/test-fixtures';
+import { run, type OpenSshClient } from './openssh.test-helpers';
+import { startSshStack, type SshStack } from './ssh-test-kit';
 
 const until = async (check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> => {
   const end = Date.now() + ms;
@@ -60,15 +51,13 @@ function count(haystack: string, needle: string): number {
 }
 
 describe('security mode and the file log through a real gateway and sshd', () => {
+  let stack: SshStack | undefined;
   let t: TestApp;
   let admin: TestClient;
   let erin: { id: number; client: TestClient };
-  let gateway: Gateway;
-  let sshd: SshdPeer;
   let client: OpenSshClient;
   let dir: string;
   let port: number;
-  let webPort: number;
   let web: number;
   let code: { id: number; code: string };
   let victim: string;
@@ -136,80 +125,39 @@ describe('security mode and the file log through a real gateway and sshd', () =>
     });
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-security-mode-'));
     victim = `/tmp/portcullis-victim-${crypto.randomBytes(4).toString('hex')}`;
-    t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await signedIn(t);
-    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    sshd = await startSshd({ options: ['Subsystem sftp internal-sftp'] });
-    const server = await admin.post('/api/v1/resource', {
-      network_id: lab,
-      name: 'sshd',
-      ip_address: '127.0.0.1',
-      os: 'linux',
-      port: sshd.port,
-      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    stack = await startSshStack({
+      workgroup: 'Guarded',
+      sshd: { options: ['Subsystem sftp internal-sftp'] },
+      gateway: { webTerminal: true },
+      // The cluster's security mode, before the code that asks for it.
+      prepare: async (lab) => {
+        const nora = await member(lab.t, 'nora@demo.local');
+        const safe = await lab.admin.patch(`/api/v1/network/${lab.clusterId}/safe_mode`, {
+          safe_mode: true,
+          safe_mode_approver: false,
+          safe_mode_notice: true,
+          approver_accounts: [],
+          notice_accounts: [nora.id],
+        });
+        expect(safe.statusCode, safe.body).toBe(200);
+        const commands = await lab.admin.post('/api/need_intercept_command/batch', {
+          network_id: lab.clusterId,
+          intercept: ['rm', 'reboot', 'truncate'],
+          notice: ['whoami'],
+        });
+        expect(commands.statusCode, commands.body).toBe(200);
+      },
+      code: { safe_mode: 1 },
     });
-    expect(server.statusCode, server.body).toBe(200);
-    const wg = await createWorkgroup(admin, 'Guarded');
-    await addResourcesTo(admin, wg, [server.json().id as number]);
-    erin = await member(t, 'erin@demo.local');
-    const nora = await member(t, 'nora@demo.local');
-    await addMembersTo(admin, wg, [erin.id]);
-    web = await projectResourceId(admin, wg, server.json().id as number);
-
-    const safe = await admin.patch(`/api/v1/network/${lab}/safe_mode`, {
-      safe_mode: true,
-      safe_mode_approver: false,
-      safe_mode_notice: true,
-      approver_accounts: [],
-      notice_accounts: [nora.id],
-    });
-    expect(safe.statusCode, safe.body).toBe(200);
-    const commands = await admin.post('/api/need_intercept_command/batch', {
-      network_id: lab,
-      intercept: ['rm', 'reboot', 'truncate'],
-      notice: ['whoami'],
-    });
-    expect(commands.statusCode, commands.body).toBe(200);
-
-    port = await freePort();
-    webPort = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { ssh_port: port, webssh_port: webPort },
-      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-      webTerminal: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    await gateway.sshProxy;
-    await gateway.webTerminal;
-    client = await openSshClient(dir);
-    const added = await erin.client.post('/api/account_pubkey', {
-      title: 'laptop',
-      pubkey: client.publicKey,
-    });
-    expect(added.statusCode, added.body).toBe(200);
-    const created = await erin.client.post('/api/tunnel', {
-      project_resource_id: web,
-      safe_mode: 1,
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    code = created.json() as { id: number; code: string };
+    ({ t, admin, erin, client, dir, port } = stack);
+    web = stack.projectResource;
+    code = { id: stack.codeId, code: stack.code };
     expect((await ssh([`touch ${victim}`])).code).toBe(0);
   });
   afterAll(async () => {
     for (const suffix of ['', '.data', '.sized']) fs.rmSync(victim + suffix, { force: true });
-    await gateway?.stop();
-    await sshd?.stop();
-    await t?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('blocks an intercept command run as an exec, says why, and writes the alarm log row', async () => {

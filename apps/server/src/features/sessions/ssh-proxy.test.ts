@@ -6,27 +6,20 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
-import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
-import {
-  addMembersTo,
-  addResourcesTo,
-  connectGateway,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
-import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
-import { freePort } from '../../../../gateway/src/test/net';
+import type { Gateway } from '../../../../gateway/src/control/client';
+import type { SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import type { TestApp, TestClient } from '../../test/harness';
+import { addResourcesTo, connectGateway, projectResourceId } from '../workgroups/test-fixtures';
+import { run, type OpenSshClient } from './openssh.test-helpers';
+import { addSshdResource, startSshStack, type SshStack } from './ssh-test-kit';
 
 const sha256 = (file: string) =>
   crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
+  let stack: SshStack | undefined;
   let t: TestApp;
   let admin: TestClient;
   let erin: { id: number; client: TestClient };
@@ -59,62 +52,22 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
   };
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-ssh-proxy-'));
-    t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await signedIn(t);
-    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
+    stack = await startSshStack({
+      workgroup: 'Proxy',
+      sshd: { options: ['Subsystem sftp internal-sftp'] },
+    });
+    ({ t, admin, erin, gateway, sshd, client, dir, port, code } = stack);
+    web = stack.projectResource;
+    expect(await gateway.sshProxy).toEqual({ port });
+    // The same sshd in another cluster, whose gateway is not this one.
     const other = (await admin.post('/api/v1/network', { name: 'Other' })).json().id as number;
     await connectGateway(t, other);
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    sshd = await startSshd({ options: ['Subsystem sftp internal-sftp'] });
-    const addServer = async (networkId: number, name: string) => {
-      const res = await admin.post('/api/v1/resource', {
-        network_id: networkId,
-        name,
-        ip_address: '127.0.0.1',
-        os: 'linux',
-        port: sshd.port,
-        login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json().id as number;
-    };
-    const labServer = await addServer(lab, 'sshd');
-    const otherServer = await addServer(other, 'elsewhere');
-    const wg = await createWorkgroup(admin, 'Proxy');
-    await addResourcesTo(admin, wg, [labServer, otherServer]);
-    erin = await member(t, 'erin@demo.local');
-    await addMembersTo(admin, wg, [erin.id]);
-    web = await projectResourceId(admin, wg, labServer);
-    otherWeb = await projectResourceId(admin, wg, otherServer);
-
-    port = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { ssh_port: port },
-      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    expect(await gateway.sshProxy).toEqual({ port });
-
-    client = await openSshClient(dir);
-    const added = await erin.client.post('/api/account_pubkey', {
-      title: 'laptop',
-      pubkey: client.publicKey,
-    });
-    expect(added.statusCode, added.body).toBe(200);
-    code = (await newCode()).code;
+    const otherServer = await addSshdResource(admin, other, sshd, { name: 'elsewhere' });
+    await addResourcesTo(admin, stack.workgroupId, [otherServer]);
+    otherWeb = await projectResourceId(admin, stack.workgroupId, otherServer);
   });
   afterAll(async () => {
-    await gateway?.stop();
-    await sshd?.stop();
-    await t?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('keeps its host key in the data folder, readable by its owner only', () => {

@@ -5,23 +5,11 @@
  * ssh client. The gateway runs in this process: a failure it does not handle fails the test.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
-import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp } from '../../test/harness';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
-import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
-import { freePort } from '../../../../gateway/src/test/net';
+import type { TestApp } from '../../test/harness';
+import { run, type OpenSshClient } from './openssh.test-helpers';
+import { startSshStack, type SshStack } from './ssh-test-kit';
 
 /** A TCP relay to the target: each connection the gateway opens, and a tap to hold it back. */
 interface TargetRelay {
@@ -76,12 +64,10 @@ async function until<T>(probe: () => Promise<T | undefined | false> | T | undefi
 }
 
 describe('the SSH proxy when the target or the member goes away', () => {
+  let stack: SshStack | undefined;
   let t: TestApp;
-  let gateway: Gateway;
-  let sshd: SshdPeer;
   let relay: TargetRelay;
   let client: OpenSshClient;
-  let dir: string;
   let port: number;
   let code: string;
   let memberId: number;
@@ -97,58 +83,17 @@ describe('the SSH proxy when the target or the member goes away', () => {
       .execute();
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-ssh-loss-'));
-    t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const admin = await signedIn(t);
-    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    sshd = await startSshd();
-    relay = await targetRelay(sshd.port);
-    const res = await admin.post('/api/v1/resource', {
-      network_id: lab,
-      name: 'behind-a-relay',
-      ip_address: '127.0.0.1',
-      os: 'linux',
-      port: relay.port,
-      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
+    stack = await startSshStack({
+      workgroup: 'Loss',
+      resourceName: 'behind-a-relay',
+      targetPort: async (sshd) => (relay = await targetRelay(sshd.port)).port,
     });
-    expect(res.statusCode, res.body).toBe(200);
-    const wg = await createWorkgroup(admin, 'Loss');
-    await addResourcesTo(admin, wg, [res.json().id as number]);
-    const erin = await member(t, 'erin@demo.local');
-    memberId = erin.id;
-    await addMembersTo(admin, wg, [erin.id]);
-    const projectResource = await projectResourceId(admin, wg, res.json().id as number);
-
-    port = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { ssh_port: port },
-      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    await gateway.sshProxy;
-    client = await openSshClient(dir);
-    const added = await erin.client.post('/api/account_pubkey', {
-      title: 'laptop',
-      pubkey: client.publicKey,
-    });
-    expect(added.statusCode, added.body).toBe(200);
-    const made = await erin.client.post('/api/tunnel', { project_resource_id: projectResource });
-    expect(made.statusCode, made.body).toBe(200);
-    code = made.json().code as string;
+    ({ t, client, port, code } = stack);
+    memberId = stack.erin.id;
   });
   afterAll(async () => {
-    await gateway?.stop();
+    await stack?.stop();
     await relay?.close();
-    await sshd?.stop();
-    await t?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('ends the session when the target resets its connection, and goes on serving', async () => {

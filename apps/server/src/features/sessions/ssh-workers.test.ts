@@ -7,21 +7,12 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
-import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
-import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
-import { freePort } from '../../../../gateway/src/test/net';
+import type { Gateway } from '../../../../gateway/src/control/client';
+import type { TestApp, TestClient } from '../../test/harness';
+import { run, type OpenSshClient } from './openssh.test-helpers';
+import { startSshStack, type SshStack } from './ssh-test-kit';
 
 const GATEWAY_MAIN = path.resolve(__dirname, '../../../../gateway/src/main.ts');
 
@@ -53,12 +44,11 @@ function workerPids(): number[] {
 }
 
 describe('SSH sessions in worker processes', () => {
+  let stack: SshStack | undefined;
   let t: TestApp;
   let admin: TestClient;
   let gateway: Gateway;
-  let sshd: SshdPeer;
   let client: OpenSshClient;
-  let dir: string;
   let proxyPort: number;
   let code: string;
 
@@ -74,38 +64,10 @@ describe('SSH sessions in worker processes', () => {
     t.ctx.db.selectFrom('tunnel_connection').selectAll().where('ended_at', 'is', null).execute();
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-ssh-workers-'));
-    t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await signedIn(t);
-    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    sshd = await startSshd();
-    const res = await admin.post('/api/v1/resource', {
-      network_id: lab,
-      name: 'web',
-      ip_address: '127.0.0.1',
-      os: 'linux',
-      port: sshd.port,
-      login_users: [{ username: sshd.user, auth_type: 0, password: sshd.password }],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const wg = await createWorkgroup(admin, 'Workers');
-    await addResourcesTo(admin, wg, [res.json().id as number]);
-    const erin = await member(t, 'erin@demo.local');
-    await addMembersTo(admin, wg, [erin.id]);
-
-    proxyPort = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { ssh_port: proxyPort },
-      sshProxy: {
-        dataDir: path.join(dir, 'gateway'),
-        listenHost: '127.0.0.1',
+    stack = await startSshStack({
+      workgroup: 'Workers',
+      resourceName: 'web',
+      gateway: {
         workers: {
           count: 2,
           entry: GATEWAY_MAIN,
@@ -114,26 +76,11 @@ describe('SSH sessions in worker processes', () => {
         },
       },
     });
-    await gateway.connected;
+    ({ t, admin, gateway, client, port: proxyPort, code } = stack);
     expect(await gateway.sshProxy).toEqual({ port: proxyPort });
-
-    client = await openSshClient(dir);
-    const added = await erin.client.post('/api/account_pubkey', {
-      title: 'laptop',
-      pubkey: client.publicKey,
-    });
-    expect(added.statusCode, added.body).toBe(200);
-    const created = await erin.client.post('/api/tunnel', {
-      project_resource_id: await projectResourceId(admin, wg, res.json().id as number),
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    code = created.json().code as string;
   }, 60_000);
   afterAll(async () => {
-    await gateway?.stop();
-    await sshd?.stop();
-    await t?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('runs two worker processes that carry sessions, recorded and uploaded', async () => {

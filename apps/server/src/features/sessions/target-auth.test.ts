@@ -13,23 +13,15 @@
  *   `ProxyCommand ssh -W`), here the test sshd, with the ~/.ssh/config the README shows.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 // ssh2 is CommonJS: Node's ESM loader sees only its default export.
 import ssh2, { type Client, type ClientChannel } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
-import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
-import {
-  addMembersTo,
-  addResourcesTo,
-  createWorkgroup,
-  member,
-  projectResourceId,
-} from '../workgroups/test-fixtures';
-import { openSshClient, run, type OpenSshClient } from './openssh.test-helpers';
-import { freePort } from '../../../../gateway/src/test/net';
+import type { SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
+import type { TestClient } from '../../test/harness';
+import { addResourcesTo, projectResourceId } from '../workgroups/test-fixtures';
+import { run, type OpenSshClient } from './openssh.test-helpers';
+import { addSshdResource, startSshStack, type SshStack } from './ssh-test-kit';
 
 /** This file's own sshd account: the key upload writes its ~/.ssh/authorized_keys. */
 const USER = 'portcullis-target';
@@ -68,10 +60,8 @@ function waitFor(
 }
 
 describe('target login and session signals through the SSH proxy', () => {
-  let t: TestApp;
+  let stack: SshStack | undefined;
   let admin: TestClient;
-  let erin: { id: number; client: TestClient };
-  let gateway: Gateway;
   let sshd: SshdPeer;
   let client: OpenSshClient;
   let dir: string;
@@ -103,45 +93,21 @@ describe('target login and session signals through the SSH proxy', () => {
     });
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-target-auth-'));
-    t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await signedIn(t);
-    const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
-    sshd = await startSshd({ user: USER, homeAuthorizedKeys: true });
+    stack = await startSshStack({
+      workgroup: 'Targets',
+      resourceName: 'keyed',
+      authType: 1,
+      sshd: { user: USER, homeAuthorizedKeys: true },
+    });
+    ({ admin, sshd, client, dir, port: proxyPort } = stack);
+    const { clusterId: lab, workgroupId: wg, erin } = stack;
+    const keyed = stack.resourceId;
     // Keys from an earlier run must not let this one in.
     const home = (await run('getent', ['passwd', USER])).stdout.toString().split(':')[5] ?? '';
     fs.rmSync(path.join(home.trim(), '.ssh', 'authorized_keys'), { force: true });
 
-    const server = async (name: string, login: Record<string, unknown>) => {
-      const res = await admin.post('/api/v1/resource', {
-        network_id: lab,
-        name,
-        ip_address: '127.0.0.1',
-        os: 'linux',
-        port: sshd.port,
-        login_users: [{ username: USER, ...login }],
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json().id as number;
-    };
-    const keyed = await server('keyed', { auth_type: 1 });
-    const passworded = await server('passworded', { auth_type: 0, password: sshd.password });
-    const team = await server('team-account', { auth_type: 2 });
-
-    proxyPort = await freePort();
-    gateway = startGateway({
-      server: address,
-      key,
-      host: '127.0.0.1',
-      ports: { ssh_port: proxyPort },
-      sshProxy: { dataDir: path.join(dir, 'gateway'), listenHost: '127.0.0.1' },
-    });
-    await gateway.connected;
-    await gateway.sshProxy;
+    const passworded = await addSshdResource(admin, lab, sshd, { name: 'passworded' });
+    const team = await addSshdResource(admin, lab, sshd, { name: 'team-account', authType: 2 });
 
     // The key upload installs the resource's own key with the password, which is not kept.
     const upload = await admin.post(`/api/resource/${keyed}/autologin`, {
@@ -158,16 +124,7 @@ describe('target login and session signals through the SSH proxy', () => {
     );
     expect(status.status).toBe('success');
 
-    const wg = await createWorkgroup(admin, 'Targets');
-    await addResourcesTo(admin, wg, [keyed, passworded, team]);
-    erin = await member(t, 'erin@demo.local');
-    await addMembersTo(admin, wg, [erin.id]);
-    client = await openSshClient(dir);
-    const added = await erin.client.post('/api/account_pubkey', {
-      title: 'laptop',
-      pubkey: client.publicKey,
-    });
-    expect(added.statusCode, added.body).toBe(200);
+    await addResourcesTo(admin, wg, [passworded, team]);
     const newCode = async (resource: number) => {
       const res = await erin.client.post('/api/tunnel', {
         project_resource_id: await projectResourceId(admin, wg, resource),
@@ -175,15 +132,12 @@ describe('target login and session signals through the SSH proxy', () => {
       expect(res.statusCode, res.body).toBe(200);
       return res.json().code as string;
     };
-    codes.key = await newCode(keyed);
+    codes.key = stack.code;
     codes.password = await newCode(passworded);
     codes.team = await newCode(team);
   });
   afterAll(async () => {
-    await gateway?.stop();
-    await sshd?.stop();
-    await t?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('logs in with the key the key upload installed (auth_type 1)', async () => {
