@@ -104,7 +104,9 @@ export function bridgeSession(
 
   // The client's channel is accepted at once: ssh2 refuses a late accept once the client has
   // sent EOF (`ssh host cmd < /dev/null` does so immediately). Its input waits in the channel
-  // (paused) until the target's channel is open.
+  // (paused) until the target's channel is open. So does a close the client sends meanwhile:
+  // ssh2 emits it after the input's end, which the pipe reads, and the pipe then closes the
+  // target's channel too (sessions/channel-close.test.ts).
   const open = (accept: () => ServerChannel | undefined, start: (cb: Opened) => void): void => {
     const channel = accept();
     if (!channel) return;
