@@ -16,6 +16,7 @@ import { createLogger } from '../../../../gateway/src/core/logger';
 import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
 import { createOtherTeam, otherTeamAdmin } from '../team/test-fixtures';
+import { clusterKey } from '../workgroups/test-fixtures';
 
 const USER = 'portcullis-autologin';
 const run = promisify(execFile);
@@ -44,9 +45,7 @@ describe('key upload and key test (real gateway, real sshd)', () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     admin = await signedIn(t);
     networkId = (await admin.post('/api/v1/network', { name: 'Keys' })).json().id;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${networkId}/agent_scripts`)).json().install,
-    )![1]!;
+    const key = await clusterKey(admin, networkId);
     sshd = await startSshd({ user: USER, homeAuthorizedKeys: true });
     const home = (await run('getent', ['passwd', USER])).stdout.trim().split(':')[5] ?? '';
     authorizedKeys = path.join(home, '.ssh', 'authorized_keys');

@@ -15,6 +15,7 @@ import {
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
 import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
 import { CLOSE_BAD_HELLO, CLOSE_BAD_KEY, CLOSE_UPDATE_REQUIRED } from './hub';
+import { clusterKey } from '../workgroups/test-fixtures';
 
 const ports = {
   ssh_port: 9998,
@@ -38,9 +39,7 @@ describe('gateway control channel', () => {
     base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
     admin = await signedIn(t);
     clusterId = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id;
-    key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${clusterId}/agent_scripts`)).json().install,
-    )![1]!;
+    key = await clusterKey(admin, clusterId);
   });
   afterAll(() => t.close());
 
@@ -234,9 +233,7 @@ describe('gateway control channel', () => {
     expect(await g.closed).toBe(CLOSE_BAD_KEY);
     expect(await dial(key).closed).toBe(CLOSE_BAD_KEY);
     // The setting tab now shows commands with the cluster's new key, which connects.
-    const newKey = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${clusterId}/agent_scripts`)).json().install,
-    )![1]!;
+    const newKey = await clusterKey(admin, clusterId);
     expect(newKey).not.toBe(key);
     key = newKey;
     const again = dial(key);
@@ -298,9 +295,7 @@ describe('a gateway that goes silent', () => {
     const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
     const admin = await signedIn(t);
     const clusterId = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${clusterId}/agent_scripts`)).json().install,
-    )![1]!;
+    const key = await clusterKey(admin, clusterId);
     // A half-open socket: it says hello, then nothing, and answers no ping.
     const ws = new WebSocket(base + CONTROL_PATH, {
       headers: { authorization: `Bearer ${key}` },

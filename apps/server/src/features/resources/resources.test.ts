@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { CONTROL_PATH, CONTROL_PROTOCOL, type ServerMessage } from '@portcullis/contract';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
 import { PUBLISHED_GATEWAY_VERSION } from '../clusters/gateway-version';
+import { clusterKey } from '../workgroups/test-fixtures';
 
 const linux = (networkId: number, extra: Record<string, unknown> = {}) => ({
   network_id: networkId,
@@ -176,9 +177,7 @@ describe('resources', () => {
       (await admin.post('/api/service_connection_test', { resource_id: id })).json().code,
     ).toBe('AgentError');
 
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${networkId}/agent_scripts`)).json().install,
-    )![1]!;
+    const key = await clusterKey(admin, networkId);
     const gw = new WebSocket(base + CONTROL_PATH, { headers: { authorization: `Bearer ${key}` } });
     const got: ServerMessage[] = [];
     gw.on('message', (d) => got.push(JSON.parse(d.toString()) as ServerMessage));

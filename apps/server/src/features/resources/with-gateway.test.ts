@@ -10,6 +10,7 @@ import { startGateway, type Gateway } from '../../../../gateway/src/control/clie
 import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
 import { PUBLISHED_GATEWAY_VERSION } from '../clusters/gateway-version';
+import { clusterKey } from '../workgroups/test-fixtures';
 
 async function poll<T>(
   read: () => Promise<T>,
@@ -41,9 +42,7 @@ describe('with a real gateway', () => {
     address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     admin = await signedIn(t);
     networkId = (await admin.post('/api/v1/network', { name: 'Loopback' })).json().id;
-    key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${networkId}/agent_scripts`)).json().install,
-    )![1]!;
+    key = await clusterKey(admin, networkId);
     sshd = await startSshd();
     root = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root' });
     await root.query(`CREATE USER '${dbUser}'@'%' IDENTIFIED BY '${dbPassword}'`);

@@ -20,6 +20,7 @@ import { createTestApp, signedIn, type TestApp, type TestClient } from '../../te
 import {
   addMembersTo,
   addResourcesTo,
+  clusterKey,
   createWorkgroup,
   member,
   projectResourceId,
@@ -130,9 +131,7 @@ export async function startSshStack(options: SshStackOptions): Promise<SshStack>
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const admin = await signedIn(t);
     const clusterId = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${clusterId}/agent_scripts`)).json().install,
-    )![1]!;
+    const key = await clusterKey(admin, clusterId);
     sshd = await startSshd(options.sshd);
     const resourceId = await addSshdResource(admin, clusterId, sshd, {
       name: options.resourceName ?? 'sshd',

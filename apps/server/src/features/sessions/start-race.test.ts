@@ -13,6 +13,7 @@ import {
   addLinux,
   addMembersTo,
   addResourcesTo,
+  clusterKey,
   createWorkgroup,
   member,
   projectResourceId,
@@ -69,9 +70,7 @@ describe('a session start racing its gateway’s disconnect', () => {
     base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
     const admin = await signedIn(t);
     const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
+    key = await clusterKey(admin, lab);
     const server = await addLinux(admin, lab, 'box', '127.0.0.1', ['root']);
     const wg = await createWorkgroup(admin, 'Race');
     await addResourcesTo(admin, wg, [server]);

@@ -14,6 +14,7 @@ import {
   addLinux,
   addMembersTo,
   addResourcesTo,
+  clusterKey,
   createWorkgroup,
   member,
   projectResourceId,
@@ -50,9 +51,7 @@ describe('a session start racing the deletion of its code', () => {
     const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
     const admin = await signedIn(t);
     const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
+    const key = await clusterKey(admin, lab);
     const server = await addLinux(admin, lab, 'box', '127.0.0.1', ['root']);
     const wg = await createWorkgroup(admin, 'Race');
     await addResourcesTo(admin, wg, [server]);

@@ -15,6 +15,7 @@ import { createTestApp, signedIn, type TestApp, type TestClient } from '../../te
 import {
   addMembersTo,
   addResourcesTo,
+  clusterKey,
   createWorkgroup,
   member,
   projectResourceId,
@@ -90,9 +91,7 @@ describe('the web terminal with a real gateway and sshd', () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     admin = await signedIn(t);
     const lab = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = /PORTCULLIS_KEY='([^']+)'/.exec(
-      (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install,
-    )![1]!;
+    const key = await clusterKey(admin, lab);
     sshd = await startSshd();
     const server = await admin.post('/api/v1/resource', {
       network_id: lab,

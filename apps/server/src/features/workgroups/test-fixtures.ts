@@ -19,6 +19,15 @@ export async function createCluster(admin: TestClient, name: string): Promise<Cl
   return { id: res.json().id, name };
 }
 
+/** The key a gateway of the cluster dials in with, as its install command carries it. */
+export async function clusterKey(admin: TestClient, clusterId: number): Promise<string> {
+  const install = (await admin.get(`/api/v1/network/${clusterId}/agent_scripts`)).json()
+    .install as string;
+  const key = /PORTCULLIS_KEY='([^']+)'/.exec(install)?.[1];
+  if (!key) throw new Error(`no key in the install command: ${install}`);
+  return key;
+}
+
 /** Marks a gateway of the cluster connected (until `live` is false) at GATEWAY_HOST. */
 export async function connectGateway(
   t: TestApp,
