@@ -10,7 +10,9 @@
  * Rule tables: compared case-insensitively, without quotes, on the table name; a rule naming
  * `shop.orders` matches `shop.orders` and unqualified `orders` (the search_path or current
  * database may resolve it to shop), not `other.orders`; a rule naming `orders` matches it in
- * every schema.
+ * every schema. A statement that renames a table or moves it (to another schema, under a parent
+ * table) matches every rule naming that table, whatever the rule's op: after it, the table's
+ * rows are reached by a name no rule names.
  */
 import type { SqlPolicy, SqlRule } from '@portcullis/contract';
 import { LruCache } from './cache';
@@ -18,7 +20,13 @@ import { kindOfFirstWord, firstWord } from './lexed';
 import { describeMysql, describeOtherMysql, splitMysql } from './mysql';
 import { lexPostgres } from './postgres-lexer';
 import { describeOtherPostgres, describePostgres, postgresParserReady } from './postgres';
-import type { Description, StatementFacts, TableAccess } from './types';
+import {
+  EVERY_TABLE,
+  RENAMES,
+  type Description,
+  type StatementFacts,
+  type TableAccess,
+} from './types';
 
 export type SqlDialect = 'mysql' | 'postgresql';
 
@@ -190,7 +198,10 @@ function byOp(rules: SqlRule[]): Map<string, IndexedRule[]> {
   return index;
 }
 
-/** The rules whose op is the statement's kind or one of its accesses', in policy order. */
+/**
+ * The rules whose op is the statement's kind or one of its accesses', in policy order; every
+ * rule for a statement that renames a table (it may match a rule of any op).
+ */
 function candidatesFor(
   index: Map<string, IndexedRule[]>,
   statement: StatementFacts,
@@ -198,7 +209,7 @@ function candidatesFor(
   if (index.size === 0) return [];
   const ops = new Set([statement.kind, ...statement.accesses.map((a) => a.op)]);
   const found: IndexedRule[] = [];
-  for (const op of ops) found.push(...(index.get(op) ?? []));
+  for (const op of ops.has(RENAMES) ? index.keys() : ops) found.push(...(index.get(op) ?? []));
   return ops.size > 1 ? found.sort((a, b) => a.order - b.order) : found;
 }
 
@@ -224,10 +235,12 @@ export function describeRule(rule: SqlRule): string {
 
 export function ruleMatches(rule: SqlRule, statement: StatementFacts): boolean {
   const touches = statement.kind === rule.op || statement.accesses.some((a) => a.op === rule.op);
-  if (!rule.table || !touches) return touches;
-  if (statement.tablesUnknown) return true;
+  if (!rule.table) return touches;
+  if (touches && statement.tablesUnknown) return true;
   const target = ruleTarget(rule);
-  return statement.accesses.some((a) => a.op === rule.op && tableMatches(target, a));
+  return statement.accesses.some(
+    (a) => (a.op === rule.op || a.op === RENAMES) && tableMatches(target, a),
+  );
 }
 
 interface RuleTarget {
@@ -261,16 +274,16 @@ function readRuleTable(table: string): RuleTarget {
 }
 
 function tableMatches(target: RuleTarget, access: TableAccess): boolean {
-  if (access.table !== target.table) return false;
+  if (access.table !== target.table && access.table !== EVERY_TABLE) return false;
   return !target.schema || !access.schema || access.schema === target.schema;
 }
 
 function judged(statements: StatementFacts[]): JudgedStatement[] {
-  return statements.map((statement) => ({
-    text: statement.text,
-    op: statement.kind,
-    tables: [...new Set(statement.accesses.map((a) => a.table))],
-  }));
+  return statements.map((statement) => {
+    const tables = new Set(statement.accesses.map((a) => a.table));
+    tables.delete(EVERY_TABLE); // not a table's name
+    return { text: statement.text, op: statement.kind, tables: [...tables] };
+  });
 }
 
 /**

@@ -10,6 +10,11 @@ export interface Segment {
   end: number;
   /** The text ends inside a string, quoted name or comment that this segment opened. */
   unterminated: boolean;
+  /**
+   * MySQL: it ends inside a string or quoted name (not a comment): the server refuses such a
+   * statement in every mode, so a reading of the text in which it does is no statement to judge.
+   */
+  endsInQuote?: boolean;
 }
 
 export interface LexedText {

@@ -12,8 +12,11 @@
  *   one it skips must not hide a statement. A version is taken as up to 6 digits;
  * - backslashes in strings: with `backslashEscapes` (the default sql_mode) `\x` is one escaped
  *   character, without (NO_BACKSLASH_ESCAPES, which any session can set) `\` is a plain
- *   character. Either way the backslashes (and escaped characters) become `_`, so the text has
- *   the same shape for a parser whatever its own escape rule.
+ *   character. `"..."` has its own switch (`doubleQuoteEscapes`): under ANSI_QUOTES, which any
+ *   session can set too, it is a name, where a backslash is plain whatever the mode, while
+ *   '...' strings still escape; read with one switch for both, `"\" , '\' ' ; DELETE …` hid a
+ *   DELETE that such a session runs. Either way the backslashes (and escaped characters) become
+ *   `_`, so the text has the same shape for a parser whatever its own escape rule.
  *
  * Limits: `;` splits statements everywhere outside strings and comments, so a stored program
  * body (BEGIN ... END with `;` inside) is cut into pieces the parser cannot read (refused when
@@ -22,7 +25,10 @@
 import type { LexedText, Segment } from './lexed';
 
 export interface MysqlLexOptions {
+  /** A backslash escapes the next character in '...' strings. */
   backslashEscapes: boolean;
+  /** The same in "..." (a string, or under ANSI_QUOTES a name); `backslashEscapes` when absent. */
+  doubleQuoteEscapes?: boolean;
   /** Which versioned comments are code; none when absent. */
   versions?: VersionReading;
 }
@@ -116,6 +122,8 @@ export function lexMysql(sql: string, options: MysqlLexOptions): LexedText {
   let segmentStart = 0;
   let inVersioned = false;
   let unterminated = false;
+  let endsInQuote = false;
+  const doubleQuoteEscapes = options.doubleQuoteEscapes ?? options.backslashEscapes;
   let i = 0;
   while (i < n) {
     const c = sql[i];
@@ -123,19 +131,19 @@ export function lexMysql(sql: string, options: MysqlLexOptions): LexedText {
     if (c === "'" || c === '"' || c === '`') {
       // '...' and "..." are strings (or, "..." under ANSI_QUOTES, names); `...` is a name.
       // A doubled quote is one quote character.
-      const escapes = c !== '`';
+      const escapes = c === "'" ? options.backslashEscapes : c === '"' && doubleQuoteEscapes;
       let j = i + 1;
       let closed = false;
       while (j < n) {
         const d = sql[j];
         if (d === '\\' && escapes) {
           rewrites.set(j, '_', false);
-          if (options.backslashEscapes) {
-            if (j + 1 < n) rewrites.set(j + 1, '_', false);
-            j += 2;
-          } else {
-            j += 1;
-          }
+          if (j + 1 < n) rewrites.set(j + 1, '_', false);
+          j += 2;
+        } else if (d === '\\' && c !== '`') {
+          // A plain backslash, still `_` for a parser that would take it for an escape.
+          rewrites.set(j, '_', false);
+          j += 1;
         } else if (d === c) {
           if (sql[j + 1] === c) {
             j += 2;
@@ -149,7 +157,7 @@ export function lexMysql(sql: string, options: MysqlLexOptions): LexedText {
       }
       const end = closed ? j + 1 : n;
       rewrites.blank(i, end, true);
-      if (!closed) unterminated = true;
+      if (!closed) unterminated = endsInQuote = true;
       i = end;
     } else if (c === '/' && next === '*') {
       VERSIONED_MARKER.lastIndex = i;
@@ -186,7 +194,11 @@ export function lexMysql(sql: string, options: MysqlLexOptions): LexedText {
     }
   }
   if (inVersioned) unterminated = true;
-  segments.push({ start: segmentStart, end: n, unterminated });
+  segments.push(
+    endsInQuote
+      ? { start: segmentStart, end: n, unterminated, endsInQuote }
+      : { start: segmentStart, end: n, unterminated },
+  );
   const { canonical, skeleton } = rewrites.texts();
   return { canonical, skeleton, segments };
 }

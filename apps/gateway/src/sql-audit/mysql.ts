@@ -7,20 +7,16 @@
  *
  * The grammar has gaps (for example SET NAMES, SHOW VARIABLES, SAVEPOINT, REVOKE, NATURAL JOIN,
  * index hints, PREPARE/EXECUTE): such statements are unreadable, so refused when rules apply,
- * except a short list of session statements recognised by their first words (readSessionStatement).
+ * except a short list of session statements recognised by their words (readSessionStatement).
+ * What a parsed statement does (its kind, tables, whether it changes anything) is mysql-facts.ts's.
  */
 import mysqlParser from 'node-sql-parser/build/mysql.js';
 import type { AST } from 'node-sql-parser';
 import { LruCache } from './cache';
 import { firstWord, type LexedText, type Segment } from './lexed';
 import { lexMysql, versionReadings, type MysqlLexOptions } from './mysql-lexer';
-import {
-  READ_KINDS,
-  unreadableFacts,
-  type Description,
-  type StatementFacts,
-  type TableAccess,
-} from './types';
+import { factsOf, readSessionStatement } from './mysql-facts';
+import { unreadableFacts, type Description, type StatementFacts } from './types';
 
 const parser = new mysqlParser.Parser();
 const PARSE_OPTIONS = { database: 'MySQL' };
@@ -66,9 +62,9 @@ export function describeMysql(sql: string): Description {
   const seen = new Set<string>();
   const versions = hasVersioned ? versionReadings(sql) : [];
   const options: MysqlLexOptions[] = [DEFAULT_READING];
-  for (const backslashEscapes of hasBackslash ? [true, false] : [true]) {
-    if (!backslashEscapes) options.push({ ...DEFAULT_READING, backslashEscapes });
-    for (const reading of versions) options.push({ backslashEscapes, versions: reading });
+  for (const mode of escapeModes(sql)) {
+    if (mode !== BOTH_ESCAPE) options.push({ ...DEFAULT_READING, ...mode });
+    for (const reading of versions) options.push({ ...mode, versions: reading });
   }
   for (const option of options) {
     const lexed = lexMysql(sql, option);
@@ -77,6 +73,28 @@ export function describeMysql(sql: string): Description {
     readings.push(readLexed(sql, lexed, readings.length === 0));
   }
   return { readings };
+}
+
+type EscapeMode = Pick<MysqlLexOptions, 'backslashEscapes' | 'doubleQuoteEscapes'>;
+
+/** Backslashes escape in '...' and "..." strings: the default sql_mode. */
+const BOTH_ESCAPE: EscapeMode = { backslashEscapes: true, doubleQuoteEscapes: true };
+/**
+ * Every way a server may read backslashes in quotes: both escape; neither (NO_BACKSLASH_ESCAPES);
+ * only '...' (ANSI_QUOTES, where "..." is a name and a backslash in it is plain); and only "...",
+ * which no mode gives, judged anyway so that no mix of the two is left unread.
+ */
+const ESCAPE_MODES: EscapeMode[] = [
+  BOTH_ESCAPE,
+  { backslashEscapes: false, doubleQuoteEscapes: false },
+  { backslashEscapes: true, doubleQuoteEscapes: false },
+  { backslashEscapes: false, doubleQuoteEscapes: true },
+];
+
+/** The escape modes that may read `sql` differently (without a `"`, the mixed ones cannot). */
+function escapeModes(sql: string): EscapeMode[] {
+  if (!sql.includes('\\')) return [BOTH_ESCAPE];
+  return sql.includes('"') ? ESCAPE_MODES : ESCAPE_MODES.slice(0, 2);
 }
 
 /** The facts with another text, built field by field (a spread is a runtime call per text). */
@@ -97,16 +115,13 @@ export function mysqlCode(sql: string): string {
 
 /**
  * The readings of a text the server may or may not see (another character set's reading of the
- * bytes, multibyte-readings.ts), with backslashes escaping and not: each is judged as a reading
- * other than the default (a last statement that ends inside a string is dropped; the server
- * fails on it too).
+ * bytes, multibyte-readings.ts), in every escape mode: each is judged as a reading other than
+ * the default (a last statement that ends inside a string is dropped; the server fails on it too).
  */
 export function describeOtherMysql(sql: string): StatementFacts[][] {
-  const readings: StatementFacts[][] = [];
-  for (const backslashEscapes of sql.includes('\\') ? [true, false] : [true]) {
-    readings.push(readLexed(sql, lexMysql(sql, { ...DEFAULT_READING, backslashEscapes }), false));
-  }
-  return readings;
+  return escapeModes(sql).map((mode) =>
+    readLexed(sql, lexMysql(sql, { ...DEFAULT_READING, ...mode }), false),
+  );
 }
 
 function describeByShape(sql: string): Description {
@@ -208,11 +223,13 @@ export function plainShape(sql: string): { shape: string; text: string } | undef
 function readLexed(sql: string, lexed: LexedText, primary: boolean): StatementFacts[] {
   const statements: StatementFacts[] = [];
   for (const { segment, text, code } of statementSegments(sql, lexed)) {
-    const facts = readStatement(text, code) ?? readSessionStatement(text, lexed, segment);
+    const facts = readStatement(text, code) ?? readSessionStatement(text, code, lexed, segment);
     if (facts) {
       statements.push(facts);
-    } else if (primary || !segment.unterminated) {
-      // Another reading's last piece that ends inside a string fails on the server too.
+    } else if (primary || !segment.endsInQuote) {
+      // Another reading's last piece that ends inside a string or quoted name fails on the
+      // server too (`'it\'s'` read without escapes must not refuse the text). One that ends
+      // inside a comment is unreadable, as in the default reading: fail closed.
       statements.push(unreadableFacts(text));
     }
   }
@@ -232,140 +249,4 @@ function readStatement(text: string, code: string): StatementFacts | undefined {
   // lexer disagree on the text's shape.
   if (asts.length !== 1 || !asts[0]) return undefined;
   return factsOf(text, asts[0], tableList, code);
-}
-
-/** Kinds named by node-sql-parser's `type` where ours differ. */
-const KIND_OF_TYPE: Record<string, string> = { desc: 'describe', load_data: 'load' };
-
-/** Transaction actions (node-sql-parser's `transaction` statement) as kinds. */
-const KIND_OF_ACTION: Record<string, string> = {
-  begin: 'begin',
-  start: 'begin',
-  commit: 'commit',
-  rollback: 'rollback',
-};
-
-const OPAQUE_TYPES = new Set(['call']);
-
-/* node-sql-parser's AST types are a partial union; the few fields read here are checked. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type LooseAst = Record<string, any>;
-
-/**
- * SETs that are not session state: an account's password (the connect account's, which every
- * later login through the gateway needs) and the server's global or persisted settings.
- */
-const SERVER_SET = /^\s*set\s+(?:password\b|global\b|persist(?:_only)?\b)|@@(?:global|persist)/i;
-/** MariaDB's sequence functions, which move a sequence from any statement, a SELECT too. */
-const SEQUENCE_CHANGE = /\b(?:setval|nextval)\s*\(|\bnext\s+value\s+for\b/i;
-
-function factsOf(text: string, node: AST, tableList: string[], code: string): StatementFacts {
-  const ast = node as LooseAst;
-  const type = String(ast.type).toLowerCase();
-  let kind = KIND_OF_TYPE[type] ?? type;
-  if (type === 'explain') kind = String((ast.expr as LooseAst | undefined)?.type ?? 'other');
-  if (type === 'transaction') {
-    const action = String(ast.expr?.action?.value ?? '').toLowerCase();
-    kind = KIND_OF_ACTION[action] ?? 'other';
-  }
-  const accesses: TableAccess[] = [];
-  for (const entry of tableList) {
-    const [op = '', db = 'null', table = 'null'] = entry.split('::');
-    if (table === 'null') continue; // show::null::null, use::db::null
-    accesses.push(access(op.toLowerCase() === 'rename' ? 'alter' : op, table, db));
-  }
-  let tablesUnknown = false;
-  let writesFile = false;
-  if (type === 'replace') {
-    // REPLACE deletes the rows it replaces.
-    for (const a of [...accesses]) if (a.op === 'insert') accesses.push({ ...a, op: 'delete' });
-  }
-  if (type === 'insert' && ast.on_duplicate_update) {
-    for (const a of [...accesses]) if (a.op === 'insert') accesses.push({ ...a, op: 'update' });
-  }
-  if (type === 'load_data' && ast.table?.table) {
-    accesses.push(access('insert', String(ast.table.table), String(ast.table.db ?? 'null')));
-  }
-  if (type === 'select' && ast.into?.position) {
-    // INTO @var sets a variable; INTO OUTFILE / DUMPFILE writes a file on the server.
-    writesFile = String(ast.into.keyword ?? '').toLowerCase() !== 'var';
-  }
-  if (type === 'grant' || type === 'revoke') {
-    const levels = (ast.on?.priv_level ?? []) as { prefix?: string; name?: string }[];
-    for (const level of levels) {
-      if (!level.name || level.name === '*') tablesUnknown = true;
-      else accesses.push(access(type, level.name, level.prefix ?? 'null'));
-    }
-    if (levels.length === 0) tablesUnknown = true;
-  }
-  if (type === 'drop' && (ast.keyword === 'database' || ast.keyword === 'schema')) {
-    tablesUnknown = true; // drops every table in it
-  }
-  const opaque = OPAQUE_TYPES.has(type);
-  const changes =
-    opaque ||
-    writesFile ||
-    (kind === 'set' && SERVER_SET.test(code)) ||
-    SEQUENCE_CHANGE.test(code) ||
-    !READ_KINDS.has(kind) ||
-    accesses.some((a) => a.op !== 'select' && a.op !== 'show');
-  return { text, kind, accesses, tablesUnknown, changes, opaque, unreadable: false };
-}
-
-function access(op: string, table: string, db: string): TableAccess {
-  const name = unquote(table);
-  const schema = db === 'null' || db === '' ? undefined : unquote(db);
-  return schema
-    ? { op: op.toLowerCase(), table: name, schema }
-    : { op: op.toLowerCase(), table: name };
-}
-
-/** node-sql-parser keeps a doubled backtick inside a quoted name as written. */
-function unquote(name: string): string {
-  return name.replace(/``/g, '`').toLowerCase();
-}
-
-/**
- * Session statements clients send on connect and that node-sql-parser cannot read (SET NAMES,
- * SHOW VARIABLES, SAVEPOINT ...), recognised by their first words. None of them can change data;
- * a statement with a SELECT anywhere (SHOW ... WHERE (SELECT ...)) is not recognised.
- */
-function readSessionStatement(
-  text: string,
-  lexed: LexedText,
-  segment: Segment,
-): StatementFacts | undefined {
-  const words = (lexed.skeleton.slice(segment.start, segment.end).match(/[A-Za-z_]+/g) ?? []).map(
-    (word) => word.toLowerCase(),
-  );
-  if (words.includes('select')) return undefined;
-  const [first, second, third] = words;
-  let kind: string | undefined;
-  if (first === 'show') kind = 'show';
-  else if (first === 'savepoint') kind = 'savepoint';
-  else if (first === 'release' && second === 'savepoint') kind = 'release';
-  else if (first === 'rollback' && (second === 'to' || second === 'work')) kind = 'rollback';
-  else if (first === 'deallocate' || (first === 'drop' && second === 'prepare'))
-    kind = 'deallocate';
-  else if (
-    first === 'set' &&
-    ['names', 'charset', 'character', 'transaction'].includes(second ?? '')
-  )
-    kind = 'set';
-  else if (
-    first === 'set' &&
-    ['session', 'local'].includes(second ?? '') &&
-    third === 'transaction'
-  )
-    kind = 'set';
-  if (!kind) return undefined;
-  return {
-    text,
-    kind,
-    accesses: [],
-    tablesUnknown: false,
-    changes: false,
-    opaque: false,
-    unreadable: false,
-  };
 }

@@ -8,13 +8,18 @@
  * Choices: EXPLAIN is judged as the statement it explains (EXPLAIN ANALYZE runs it); PREPARE
  * and DECLARE CURSOR as their query; SELECT ... INTO creates a table (kind create); SELECT ...
  * FOR UPDATE is a read; INSERT ... ON CONFLICT DO UPDATE also counts as an update; DO, CALL and
- * EXECUTE are opaque. Functions called inside a read are not looked into (a function that writes
+ * EXECUTE are opaque; a CASCADE matches rules of its op on every table (it reaches tables it
+ * does not name); role memberships given by ALTER GROUP or CREATE ROLE, default privileges, a
+ * table's new owner and REASSIGN OWNED count as grants; a rename or move of a table matches
+ * every rule naming it (judge.ts); COMMIT PREPARED and ROLLBACK PREPARED are changes. Functions called inside a read are not looked into (a function that writes
  * passes as a read): that is a limit of any statement judge.
  */
 import { loadModule, parseSync } from 'libpg-query';
 import { lexPostgres } from './postgres-lexer';
 import {
+  EVERY_TABLE,
   READ_KINDS,
+  RENAMES,
   unreadableFacts,
   type Description,
   type StatementFacts,
@@ -94,8 +99,10 @@ const TRANSACTION_KINDS: Record<string, string> = {
   TRANS_STMT_SAVEPOINT: 'savepoint',
   TRANS_STMT_RELEASE: 'release',
   TRANS_STMT_ROLLBACK_TO: 'rollback',
-  TRANS_STMT_COMMIT_PREPARED: 'commit',
-  TRANS_STMT_ROLLBACK_PREPARED: 'rollback',
+  // They end a transaction another session prepared, writing (or discarding) its changes: not
+  // this session's transaction control, so changes (not in READ_KINDS).
+  TRANS_STMT_COMMIT_PREPARED: 'commit prepared',
+  TRANS_STMT_ROLLBACK_PREPARED: 'rollback prepared',
   TRANS_STMT_PREPARE: 'prepare transaction',
 };
 
@@ -139,8 +146,12 @@ const TABLE_LIKE = new Set([
   'OBJECT_SEQUENCE',
 ]);
 
-/** A word of the sequence functions that move a sequence (a SELECT nextval(...) changes it). */
-const SEQUENCE_WORD = /setval|nextval/i;
+/**
+ * A text that may call a sequence function that moves a sequence (a SELECT nextval(...) changes
+ * it): one naming them, or with a U&"..." name, which may spell them in escapes
+ * (`U&"\0073etval"`). Only then is the tree looked into.
+ */
+const SEQUENCE_WORD = /setval|nextval|u&/i;
 const SEQUENCE_CALL = /"sval":"(?:setval|nextval)"/i;
 
 /** Whether a statement calls setval or nextval (looked for only when the text names them). */
@@ -153,12 +164,22 @@ function describeStatement(text: string, stmt: Node): StatementFacts {
   if (WRAPPERS.has(type) && isNode(body.query)) return describeStatement(text, body.query);
   const kind = kindOf(type, body);
   const accesses: TableAccess[] = [];
-  let tablesUnknown = false;
+  // CASCADE reaches tables the statement does not name: TRUNCATE a CASCADE empties the tables
+  // referencing a, DROP DOMAIN d CASCADE drops their columns of that domain (and so on for
+  // types, functions, extensions, servers), ALTER TABLE ... DROP ... CASCADE other tables'
+  // foreign keys. A rule of the statement's op on any table matches it (fail closed).
+  let tablesUnknown = cascades(type, body);
   if (type === 'DropStmt') {
     const removeType = String(body.removeType);
     if (TABLE_LIKE.has(removeType)) accesses.push(...droppedTables(body.objects));
     else if (removeType === 'OBJECT_SCHEMA') tablesUnknown = true;
-  } else if (type === 'DropdbStmt' || type === 'DropOwnedStmt' || type === 'GrantRoleStmt') {
+  } else if (
+    type === 'DropdbStmt' ||
+    type === 'DropOwnedStmt' ||
+    type === 'GrantRoleStmt' ||
+    type === 'AlterDefaultPrivilegesStmt' ||
+    (type === 'AlterRoleStmt' && kind !== 'alter')
+  ) {
     tablesUnknown = true;
   } else if (type === 'GrantStmt') {
     const onTables = body.objtype === 'OBJECT_TABLE' && body.targtype === 'ACL_TARGET_OBJECT';
@@ -169,6 +190,7 @@ function describeStatement(text: string, stmt: Node): StatementFacts {
     walk(body.query, 'select', accesses);
   } else {
     walk({ [type]: body }, kind, accesses);
+    accesses.push(...renamesAndGrants(type, body));
   }
   const opaque = OPAQUE_NODES.has(type);
   // COPY FROM loads rows; COPY TO a server file or a program writes outside the database.
@@ -190,6 +212,14 @@ function kindOf(type: string, body: Node): string {
   }
   if (type === 'TransactionStmt') return TRANSACTION_KINDS[String(body.kind)] ?? 'other';
   if (type === 'GrantStmt' || type === 'GrantRoleStmt') return body.is_grant ? 'grant' : 'revoke';
+  // ALTER DEFAULT PRIVILEGES ... GRANT: a grant on tables yet to be made.
+  if (type === 'AlterDefaultPrivilegesStmt') {
+    return isNode(body.action) && !body.action.is_grant ? 'revoke' : 'grant';
+  }
+  // ALTER GROUP g ADD USER u is GRANT g TO u in older words (DROP USER: REVOKE).
+  if (type === 'AlterRoleStmt' && hasOption(body.options, ROLE_MEMBERS)) {
+    return Number(body.action) < 0 ? 'revoke' : 'grant';
+  }
   const fixed = KIND_OF_NODE[type];
   if (fixed) return fixed;
   if (type.startsWith('Create')) return 'create';
@@ -251,6 +281,66 @@ function relation(op: string, rangeVar: Node): TableAccess {
   const table = String(rangeVar.relname).toLowerCase();
   const schema = typeof rangeVar.schemaname === 'string' ? rangeVar.schemaname.toLowerCase() : '';
   return schema ? { op, table, schema } : { op, table };
+}
+
+/** Statements with a CASCADE, which reaches objects they do not name. */
+function cascades(type: string, body: Node): boolean {
+  if (type === 'DropStmt' || type === 'TruncateStmt') return body.behavior === 'DROP_CASCADE';
+  if (type !== 'AlterTableStmt' || !Array.isArray(body.cmds)) return false;
+  return body.cmds.some(
+    (cmd: unknown) =>
+      isNode(cmd) && isNode(cmd.AlterTableCmd) && cmd.AlterTableCmd.behavior === 'DROP_CASCADE',
+  );
+}
+
+/** CREATE ROLE options that make it a member of roles or give it members: a role grant. */
+const ROLE_MEMBERS = new Set(['addroleto', 'rolemembers', 'adminmembers']);
+
+function hasOption(options: unknown, names: Set<string>): boolean {
+  return (
+    Array.isArray(options) &&
+    options.some(
+      (option: unknown) =>
+        isNode(option) && isNode(option.DefElem) && names.has(String(option.DefElem.defname)),
+    )
+  );
+}
+
+/**
+ * The accesses of a statement beyond the relations it names with its own op: a rename or move
+ * of a table (judge.ts matches it against every rule naming the table), and grants made without
+ * GRANT (a role's members given at CREATE ROLE, a table's new owner).
+ */
+function renamesAndGrants(type: string, body: Node): TableAccess[] {
+  const found: TableAccess[] = [];
+  if (type === 'RenameStmt') {
+    const renamed = String(body.renameType);
+    if (TABLE_LIKE.has(renamed)) walk(body.relation, RENAMES, found);
+    // A schema's new name escapes rules naming schema.table.
+    if (renamed === 'OBJECT_SCHEMA' && typeof body.subname === 'string') {
+      found.push({ op: RENAMES, table: EVERY_TABLE, schema: body.subname.toLowerCase() });
+    }
+  } else if (type === 'AlterObjectSchemaStmt') {
+    if (TABLE_LIKE.has(String(body.objectType))) walk(body.relation, RENAMES, found);
+  } else if (type === 'CreateRoleStmt') {
+    if (hasOption(body.options, ROLE_MEMBERS)) found.push({ op: 'grant', table: EVERY_TABLE });
+  } else if (type === 'ReassignOwnedStmt') {
+    found.push({ op: 'grant', table: EVERY_TABLE }); // hands every object of a role to another
+  } else if (type === 'AlterTableStmt' && Array.isArray(body.cmds)) {
+    for (const item of body.cmds) {
+      const cmd = isNode(item) && isNode(item.AlterTableCmd) ? item.AlterTableCmd : undefined;
+      const subtype = String(cmd?.subtype);
+      // A new owner holds every privilege on the table.
+      if (subtype === 'AT_ChangeOwner') walk(body.relation, 'grant', found);
+      // Under a parent (INHERIT p), a DELETE FROM p reaches the table's rows.
+      if (subtype === 'AT_AddInherit') walk(body.relation, RENAMES, found);
+      // ATTACH PARTITION t: the same for the partition, under this table.
+      if (subtype === 'AT_AttachPartition' && isNode(cmd?.def)) {
+        walk(cmd.def.PartitionCmd, RENAMES, found);
+      }
+    }
+  }
+  return found;
 }
 
 /** DROP TABLE a, s.b: each object is a List of String names, the last the table's. */

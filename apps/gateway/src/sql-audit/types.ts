@@ -4,14 +4,28 @@
  * session, whatever its rules.
  */
 
-/** One table a statement touches, and how: `op` is a SqlOp or another lower-case verb (lock). */
+/**
+ * One table a statement touches, and how: `op` is a SqlOp or another lower-case verb (lock), or
+ * {@link RENAMES}.
+ */
 export interface TableAccess {
   op: string;
-  /** Lower-case, unquoted. */
+  /** Lower-case, unquoted; {@link EVERY_TABLE} for every table (of `schema`, when it names one). */
   table: string;
   /** Lower-case schema (PostgreSQL) or database (MySQL), when the statement names one. */
   schema?: string;
 }
+
+/**
+ * The op of an access that gives a table another name or place (RENAME, SET SCHEMA, a schema's
+ * rename, putting it under a parent table): later statements reach its rows by a name that no
+ * rule on the table names, so such an access matches every rule that names the table, whatever
+ * the rule's op.
+ */
+export const RENAMES = 'rename';
+
+/** The table of an access to every table (of its schema, when it has one). */
+export const EVERY_TABLE = '*';
 
 /** One statement as the parser read it. */
 export interface StatementFacts {
