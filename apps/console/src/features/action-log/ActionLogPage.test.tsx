@@ -54,6 +54,72 @@ describe('action log filters', () => {
       { keywords: 'web', unsafe_mode: '0' },
     );
   });
+
+  it('counts one month as 30 days, and takes a range with no end', () => {
+    const now = dayjs('2026-03-31 12:00');
+    // A calendar month back from March 31 was 31 days; spec 1 §9 says 30.
+    expect(timeBounds({ preset: 'month' }, now)).toEqual({ time_from: now.unix() - 30 * 86_400 });
+    expect(timeBounds({ preset: 'range', range: [dayjs('2026-03-01 15:00'), null] })).toEqual({
+      time_from: dayjs('2026-03-01').unix(),
+    });
+  });
+});
+
+/** An IntersectionObserver that sees its target at once, as a list scrolled to its end does. */
+class SeenAtOnce {
+  constructor(private readonly seen: IntersectionObserverCallback) {}
+  observe(): void {
+    this.seen([{ isIntersecting: true } as IntersectionObserverEntry], this as never);
+  }
+  disconnect(): void {}
+}
+
+describe('the action log list while it scrolls', () => {
+  it('shows each entry once when new sessions push the pages down', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => entry(30 - i, 0, 60));
+    mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      // Two sessions started between the pages: page 2 begins with page 1's last two rows.
+      'GET /api/search_tunnel': (call: RecordedCall) =>
+        call.query.get('page_index') === '1'
+          ? { total: 30, data: rows.slice(0, 25) }
+          : { total: 32, data: rows.slice(23) },
+    });
+    renderApp('/operation/log');
+    await screen.findByTestId('action-log-entry-30');
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await screen.findByTestId('action-log-entry-1');
+    expect(screen.getAllByTestId('action-log-entry-7')).toHaveLength(1);
+    expect(screen.getAllByTestId(/^action-log-entry-/)).toHaveLength(30);
+  });
+
+  it('stops loading by itself when a page fails, and Load more tries again', async () => {
+    vi.stubGlobal('IntersectionObserver', SeenAtOnce);
+    const rows = Array.from({ length: 30 }, (_, i) => entry(30 - i, 0, 60));
+    let failing = true;
+    const api = mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': (call: RecordedCall) =>
+        call.query.get('page_index') === '1'
+          ? { total: 30, data: rows.slice(0, 25) }
+          : failing
+            ? apiError(500, 'UnknowError')
+            : { total: 30, data: rows.slice(25) },
+    });
+    const secondPages = () =>
+      api.calls.filter((c) => c.path === '/api/search_tunnel' && c.query.get('page_index') === '2');
+    renderApp('/operation/log');
+    await screen.findByTestId('action-log-entry-30');
+    await waitFor(() => expect(secondPages()).toHaveLength(1));
+    // No new try by itself after the failure (each new observer sees the end at once).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(secondPages()).toHaveLength(1);
+    failing = false;
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByTestId('action-log-entry-1')).toBeInTheDocument();
+  });
 });
 
 describe('the action log page', () => {
@@ -128,6 +194,36 @@ describe('the action log page', () => {
     expect(Math.abs(from - (dayjs().unix() - 7 * 86_400))).toBeLessThan(60);
   });
 
+  it('keeps a closed tag closed when the advanced search is applied again', async () => {
+    const api = mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': { total: 0, data: [] },
+    });
+    renderApp('/operation/log');
+    await screen.findByText('No sessions match');
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: /Advanced search/ }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'IP' }), { target: { value: '10.0.0' } });
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    const tag = await screen.findByText('IP: 10.0.0');
+    await user.click(
+      within(tag.closest('.ant-tag') as HTMLElement).getByRole('button', { name: /close/i }),
+    );
+    await waitFor(() => expect(screen.queryByText('IP: 10.0.0')).toBeNull());
+    expect(screen.getByRole('textbox', { name: 'IP' })).toHaveValue('');
+    // A keyword searched while the panel is open stays with the panel's next Search.
+    search(screen.getByRole('searchbox', { name: 'Keywords' }), 'web-1');
+    await screen.findByText('Keywords: web-1');
+    await user.click(screen.getByText('Seven days'));
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('Time: Seven days');
+    expect(screen.queryByText('IP: 10.0.0')).toBeNull();
+    expect(screen.getByText('Keywords: web-1')).toBeInTheDocument();
+    const last = api.calls.filter((c) => c.path === '/api/search_tunnel').at(-1)!;
+    expect(last.query.get('ip')).toBeNull();
+    expect(last.query.get('keywords')).toBe('web-1');
+  });
+
   it('opens the thaw dialog for an archived recording and restores it', async () => {
     const api = mockApi({
       ...shellReplies(account({ is_admin: 1 })),
@@ -149,6 +245,32 @@ describe('the action log page', () => {
     expect(unfreeze.map((c) => c.query.get('check'))).toEqual(['1', null]);
     expect(unfreeze[0]!.query.get('connection_id')).toBe('9');
   });
+
+  it('stops polling for good when the thaw dialog is closed with a poll on its way', async () => {
+    let polls = 0;
+    const api = mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': { total: 1, data: [entry(9, 1, 60)] },
+      'GET /api/unfreeze_tunnel_log': (call: RecordedCall) => {
+        if (call.query.get('check') !== '1') return apiError(400, 'OSSFileRestoring');
+        if (polls++ === 0) return apiError(400, 'OSSFileArchived');
+        // The member closes the dialog while this poll is on its way back.
+        fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+        return apiError(400, 'OSSFileRestoring');
+      },
+    });
+    renderApp('/operation/log');
+    const row = await screen.findByTestId('action-log-entry-9');
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(row).getByRole('button', { name: /Download/ }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: /Restore/ }));
+    await waitFor(() => expect(polls).toBe(2), { timeout: 6000 });
+    // Before, the answer that came after the close started the polling again, unseen.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(polls).toBe(2);
+    expect(api.calls.filter((c) => c.path === '/api/unfreeze_tunnel_log')).toHaveLength(3);
+  }, 20_000);
 
   it('sums up the search in the report panel and downloads it as a report', async () => {
     const byWay: Record<string, number> = { ssh: 20, wetty: 10 };

@@ -10,7 +10,11 @@ import { Alert, Button, Empty, Input, Space, Spin, Typography } from 'antd';
 import { BarChartOutlined, DownloadOutlined, FilterOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { INFINITE_SCROLL_DISTANCE } from '@portcullis/contract';
+import {
+  INFINITE_SCROLL_DISTANCE,
+  type ActionLogEntry,
+  type SearchTunnelReply,
+} from '@portcullis/contract';
 import { PageHeader } from '../../shared/layout/PageHeader';
 import { usePanel } from '../../shared/panel/panel-context';
 import { exportUrl, useActionLogQuery } from './api';
@@ -34,24 +38,29 @@ export function ActionLogPage(): ReactNode {
   // The presets count back from the moment the filters were applied, not from each render.
   const query = useMemo(() => searchQuery(filters), [filters]);
   const log = useActionLogQuery(query);
-  const entries = log.data?.pages.flatMap((p) => p.data) ?? [];
+  const entries = useMemo(() => uniqueEntries(log.data?.pages ?? []), [log.data]);
   const total = log.data?.pages[0]?.total ?? 0;
 
   const sentinel = useRef<HTMLDivElement>(null);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = log;
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = log;
+  // After a page failed, the next try is the Load more button's: a new observer sees the end
+  // at once, and retrying from here asked again and again while the server kept failing.
+  const autoLoad = hasNextPage && !isFetchingNextPage && !isFetchNextPageError;
   useEffect(() => {
     const node = sentinel.current;
-    if (!node || typeof IntersectionObserver === 'undefined') return;
+    if (!node || !autoLoad || typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver(
       (seen) => {
-        if (seen.some((e) => e.isIntersecting) && hasNextPage && !isFetchingNextPage)
-          void fetchNextPage();
+        if (seen.some((e) => e.isIntersecting)) void fetchNextPage();
       },
       { rootMargin: `0px 0px ${INFINITE_SCROLL_DISTANCE}px 0px` },
     );
     observer.observe(node);
     return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  }, [autoLoad, fetchNextPage]);
+  // The keyword box shows the applied keywords (a closed tag clears it too).
+  const [keywordText, setKeywordText] = useState(filters.keywords);
+  useEffect(() => setKeywordText(filters.keywords), [filters.keywords]);
 
   return (
     <>
@@ -63,6 +72,8 @@ export function ActionLogPage(): ReactNode {
           allowClear
           enterButton
           style={{ width: 320 }}
+          value={keywordText}
+          onChange={(e) => setKeywordText(e.target.value)}
           onSearch={(keywords) => setFilters((f) => ({ ...f, keywords }))}
         />
         <Button icon={<FilterOutlined />} onClick={() => setAdvanced((a) => !a)}>
@@ -78,14 +89,17 @@ export function ActionLogPage(): ReactNode {
       {advanced && (
         <AdvancedSearch
           value={filters}
-          onSearch={(next) => setFilters(next)}
+          onSearch={(next) => setFilters((f) => ({ ...next, keywords: f.keywords }))}
           onReset={() => setFilters((f) => ({ ...EMPTY_FILTERS, keywords: f.keywords }))}
         />
       )}
       <SearchTags filters={filters} onChange={setFilters} />
-      <Typography.Paragraph type="secondary">
-        {t('action-log.list.total', { count: total })}
-      </Typography.Paragraph>
+      {/* The count once known: "0 entries" while loading, or after a failure, was wrong. */}
+      {log.isSuccess && (
+        <Typography.Paragraph type="secondary">
+          {t('action-log.list.total', { count: total })}
+        </Typography.Paragraph>
+      )}
       {log.isError && <Alert type="error" showIcon title={t('action-log.list.failed')} />}
       {log.isPending && <Spin />}
       {log.isSuccess && !entries.length && <Empty description={t('action-log.list.empty')} />}
@@ -103,4 +117,20 @@ export function ActionLogPage(): ReactNode {
       )}
     </>
   );
+}
+
+/**
+ * The pages' entries, each once. Pages are by offset, newest first: a session that starts
+ * while the list is read pushes the rows down, and the next page begins with the last rows of
+ * the one before (they would show twice, under the same key).
+ */
+function uniqueEntries(pages: readonly SearchTunnelReply[]): ActionLogEntry[] {
+  const seen = new Set<number>();
+  const entries: ActionLogEntry[] = [];
+  for (const entry of pages.flatMap((p) => p.data)) {
+    if (seen.has(entry.connection_id)) continue;
+    seen.add(entry.connection_id);
+    entries.push(entry);
+  }
+  return entries;
 }

@@ -14,7 +14,8 @@ export const WAYS = ['ssh', 'sftp', 'scp', 'wetty', 'mysql', 'postgresql', 'mssq
 export interface ActionLogFilters {
   keywords: string;
   preset: TimePreset;
-  range?: [Dayjs, Dayjs] | null | undefined;
+  /** A start date and an optional end date (spec 1 §2.9). */
+  range?: [Dayjs, Dayjs | null] | null | undefined;
   /** From the route (`resourceName=id:name`): the resource's id and the name for its tag. */
   resource?: { id: number; name: string } | undefined;
   way?: string | undefined;
@@ -29,7 +30,7 @@ export const EMPTY_FILTERS: ActionLogFilters = { keywords: '', preset: 'unlimite
 const PRESET_BACK: Record<'day' | 'week' | 'month', [number, dayjs.ManipulateType]> = {
   day: [1, 'day'],
   week: [7, 'day'],
-  month: [1, 'month'],
+  month: [30, 'day'], // spec 1 §9: the presets are 1, 7 and 30 days
 };
 
 /** The time bounds of a preset or range, in epoch seconds. */
@@ -43,7 +44,7 @@ export function timeBounds(
     const [start, end] = filters.range;
     return {
       time_from: start.startOf('day').unix(),
-      time_end: end.startOf('day').unix() + LOG_END_PADDING_SECONDS,
+      ...(end && { time_end: end.startOf('day').unix() + LOG_END_PADDING_SECONDS }),
     };
   }
   const [amount, unit] = PRESET_BACK[filters.preset];

@@ -5,6 +5,7 @@ import { MESSAGES, type CurrentAccount, type LoginReply } from '@portcullis/cont
 import { apiError, mockApi, type Handler, type MockReply } from '../../test/api-mock';
 import { account } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
+import { rememberReturn } from '../../shared/session/return-to';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -80,6 +81,16 @@ describe('login', () => {
     const app = renderApp('/login');
     await fillAndSubmit(user);
     await waitFor(() => expect(app.location()).toBe('/operation/workgroup'));
+  });
+
+  it('lands on the page that sent the member to sign in (a playback tab)', async () => {
+    const user = userEvent.setup({ delay: null });
+    serve({ ...REPLY, is_admin: 0 }, account({ is_admin: 0 }));
+    rememberReturn('/playlog.html?connection_id=9&way=ssh');
+    const app = renderApp('/login');
+    await fillAndSubmit(user);
+    await waitFor(() => expect(app.location()).toBe('/playlog.html?connection_id=9&way=ssh'));
+    expect(sessionStorage.getItem('portcullis.returnTo')).toBeNull(); // taken once
   });
 
   it('sends a team without a plan to /purchase', async () => {

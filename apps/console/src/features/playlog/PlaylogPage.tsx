@@ -5,15 +5,15 @@
  * A speed change recreates the player at the moment it had reached.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Select, Space, Spin, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Alert, Select, Space, Spin, Typography } from 'antd';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { create, type Player } from 'asciinema-player';
 import 'asciinema-player/dist/bundle/asciinema-player.css';
-import { recordingRoutes } from '@portcullis/contract';
-import { apiUrl, isApiError } from '../../shared/api/client';
+import { isApiError } from '../../shared/api/client';
 import { useErrorText } from '../../shared/i18n/errors';
+import { rememberReturn } from '../../shared/session/return-to';
+import { DownloadRecording } from '../action-log/components/DownloadRecording';
 import { fetchCast } from './cast';
 
 const SPEEDS = [0.5, 1, 2, 4, 8] as const;
@@ -23,6 +23,8 @@ export function PlaylogPage(): ReactNode {
   const errorText = useErrorText();
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
   const connectionId = Number(params.get('connection_id'));
   const way = params.get('way') ?? '';
   const [cast, setCast] = useState<string | null>(null);
@@ -32,17 +34,26 @@ export function PlaylogPage(): ReactNode {
   const player = useRef<Player | null>(null);
   const resumeAt = useRef(0);
 
+  /** Bumped to fetch the recording again (after an archived one was restored). */
+  const [loads, setLoads] = useState(0);
+
   useEffect(() => {
     if (!Number.isInteger(connectionId) || connectionId <= 0) return;
     const controller = new AbortController();
     fetchCast(connectionId, way, controller.signal).then(setCast, (e: unknown) => {
       if (controller.signal.aborted) return;
-      // The tab was opened from a session that has since ended: sign in again.
-      if (isApiError(e, 'NeedLogin')) navigate('/login');
-      else setError(e);
+      // The tab was opened from a session that has since ended: sign in again, and come back.
+      if (isApiError(e, 'NeedLogin')) {
+        rememberReturn(here);
+        navigate('/login');
+      } else setError(e);
     });
     return () => controller.abort();
-  }, [connectionId, way, navigate]);
+  }, [connectionId, way, navigate, loads, here]);
+  const reload = () => {
+    setError(null);
+    setLoads((n) => n + 1);
+  };
 
   useEffect(() => {
     if (cast === null || !host.current) return;
@@ -79,20 +90,31 @@ export function PlaylogPage(): ReactNode {
             label: t('playlog.page.speedValue', { speed: s }),
           }))}
         />
+        {/* Asks first: an archived recording opens the restore dialog, not a page of JSON. */}
         {!invalid && (
-          <Button
-            icon={<DownloadOutlined />}
-            href={apiUrl(recordingRoutes.downloadTunnelLog, undefined, {
-              connection_id: connectionId,
-              ...(way && { way }),
-            })}
-          >
-            {t('playlog.page.download')}
-          </Button>
+          <DownloadRecording
+            entry={{ connection_id: connectionId, way }}
+            label={t('playlog.page.download')}
+          />
         )}
       </Space>
       {invalid && <Alert type="error" showIcon title={t('playlog.page.invalid')} />}
-      {error !== null && <Alert type="error" showIcon title={errorText(error)} />}
+      {error !== null && (
+        <Alert
+          type="error"
+          showIcon
+          title={errorText(error)}
+          action={
+            isApiError(error, 'OSSFileArchived') ? (
+              <DownloadRecording
+                entry={{ connection_id: connectionId, way }}
+                label={t('action-log.thaw.restore')}
+                onReady={reload}
+              />
+            ) : undefined
+          }
+        />
+      )}
       {!invalid && cast === null && error === null && <Spin />}
       <div ref={host} data-testid="playlog-player" />
     </div>

@@ -164,6 +164,33 @@ describe('Connect panel', () => {
   );
 });
 
+describe('Connect panel, finding the member’s code', () => {
+  it(
+    'asks for the member’s own valid code, however many other codes the resource has',
+    async () => {
+      const others = Array.from({ length: 10 }, (_, i) =>
+        code({ id: 100 + i, account: { id: 50 + i, name: `m${i}`, avatar: '' }, masked: true }),
+      );
+      const { calls } = mockApi({
+        'GET /api/current_account': account({ id: ME.id, name: ME.name, is_admin: 1 }),
+        // As the server does: the filters narrow to the caller's code; without them, page 1
+        // holds ten newer codes of other members (it used to be searched for the member's).
+        'GET /api/tunnel': (call: RecordedCall) =>
+          call.query.get('account_id') === String(ME.id) && call.query.get('type') === 'normal'
+            ? paged([code({ account: ME })])
+            : paged(others),
+      });
+      show(CONNECT_PANEL, <ConnectPanel resource={projectResource({ id: 11, name: 'web' })} />);
+      const panel = await findDialog('Connect to web');
+      expect(await within(panel).findByText('abcdefghijklmnopqrst')).toBeInTheDocument();
+      const asked = calls.find((c) => c.path === '/api/tunnel')!;
+      expect(asked.query.get('project_resource_id')).toBe('11');
+      expect(Number(asked.query.get('expire_time_gt'))).toBeGreaterThan(T);
+    },
+    SLOW,
+  );
+});
+
 describe('Connect Logs panel', () => {
   it(
     'lists the resource’s sessions with playback and download, pages, and links to all logs',

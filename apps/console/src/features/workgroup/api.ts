@@ -217,6 +217,35 @@ export function useCodesQuery(
   });
 }
 
+/**
+ * The member's own valid code for one resource (what Connect shows), or null. Asked for by
+ * owner, type and expiry rather than looked for in a page of every code the caller manages,
+ * where newer codes (temporary authorizations, other members' for an administrator) hid it.
+ */
+export function useOwnCodeQuery(
+  projectResourceId: number,
+  accountId: number | undefined,
+): UseQueryResult<Code | null> {
+  return useQuery({
+    queryKey: [...codeKeys.all, 'own', projectResourceId, accountId],
+    queryFn: async () => {
+      const found = await callApi(codeRoutes.listCodes, {
+        query: {
+          project_resource_id: projectResourceId,
+          account_id: accountId,
+          type: 'normal',
+          status: 'enable',
+          expire_time_gt: Math.floor(Date.now() / 1000),
+          page: 1,
+          page_size: PAGE_SIZE_DEFAULT,
+        },
+      });
+      return found.objects.find((c) => !c.masked) ?? null;
+    },
+    enabled: accountId !== undefined && projectResourceId > 0,
+  });
+}
+
 /** The caller's address as the server sees it (offered as an allowed IP). */
 export function useClientIpQuery(): UseQueryResult<{ ip: string }> {
   return useQuery({

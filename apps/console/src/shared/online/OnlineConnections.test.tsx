@@ -123,4 +123,35 @@ describe('online connections', () => {
     },
     SLOW,
   );
+
+  it(
+    'goes back a page when the last row of the last page is cut',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      let live = Array.from({ length: 11 }, (_, i) => connection(i + 1, `member-${i + 1}`));
+      mockApi({
+        ...shellReplies(account()),
+        'GET /api/v1/tunnel_connection/count': () => ({ count: live.length }),
+        'GET /api/v1/tunnel_connection/list': (call: RecordedCall) =>
+          paged(live, Number(call.query.get('page') ?? 1)),
+        'DELETE /api/tunnel_connection/11': () => {
+          live = live.filter((c) => c.id !== 11);
+          return { ok: true };
+        },
+      });
+      renderApp('/personal/info');
+      await user.click(await screen.findByRole('button', { name: 'Online sessions: 11' }));
+      const dialog = await findDialog('Online sessions');
+      await within(dialog).findByText('member-1');
+      await user.click(within(dialog).getByTitle('2'));
+      await within(dialog).findByText('member-11');
+      await user.click(within(rowOf('member-11')).getByRole('button', { name: /Disconnect/ }));
+      const confirm = await screen.findByRole('tooltip');
+      await user.click(within(confirm).getByRole('button', { name: 'Disconnect' }));
+      // Page 2 is gone: the first page shows, not "No online sessions" with no pager.
+      expect(await within(dialog).findByText('member-1')).toBeInTheDocument();
+      expect(within(dialog).queryByText('No online sessions')).toBeNull();
+    },
+    SLOW,
+  );
 });

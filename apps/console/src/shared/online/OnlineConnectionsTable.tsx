@@ -5,8 +5,8 @@
  * is shown as information (spec 1 §8 "Disconnect failure"). The server decides what the caller
  * may see and cut; this only shows it.
  */
-import { useState, type ReactNode } from 'react';
-import { App, Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Alert, App, Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { DisconnectOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
@@ -47,6 +47,12 @@ export function OnlineConnectionsTable({
   );
   const cut = useCutConnectionsMutation(onCut);
   const rows = list.data?.objects ?? [];
+  // Sessions end (a cut, or by themselves between refreshes): a page past the last one would
+  // show an empty list with no pager to leave it.
+  const lastPage = Math.max(1, Math.ceil((list.data?.num_results ?? 0) / PAGE_SIZE_DEFAULT));
+  useEffect(() => {
+    if (list.data && page > lastPage) setPage(lastPage);
+  }, [list.data, page, lastPage]);
 
   const disconnect = (ids: number[]): void =>
     cut.mutate(ids, {
@@ -144,6 +150,18 @@ export function OnlineConnectionsTable({
           </Button>
         </Popconfirm>
       </Space>
+      {list.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          message={errorText(list.error)}
+          action={
+            <Button size="small" onClick={() => void list.refetch()}>
+              {t('common.action.retry')}
+            </Button>
+          }
+        />
+      ) : null}
       <Table<OnlineConnection>
         rowKey="id"
         size="small"
@@ -152,9 +170,13 @@ export function OnlineConnectionsTable({
         columns={columns}
         rowSelection={{
           selectedRowKeys: selected,
+          // Ticks on other pages stay ticked (and counted) while another page is shown.
+          preserveSelectedRowKeys: true,
           onChange: (keys) => setSelected(keys.map(Number)),
         }}
-        locale={{ emptyText: <Empty description={t('online.table.empty')} /> }}
+        locale={{
+          emptyText: list.isError ? null : <Empty description={t('online.table.empty')} />,
+        }}
         pagination={{
           current: page,
           pageSize: PAGE_SIZE_DEFAULT,

@@ -42,6 +42,8 @@ export function useOnlineConnectionsQuery(
     enabled,
     placeholderData: keepPreviousData,
     refetchInterval: enabled ? ONLINE_LIST_REFRESH_MS : false,
+    // The table shows a failure itself: a toast every refresh would repeat it every 10 s.
+    meta: { silent: true },
   });
 }
 

@@ -21,6 +21,7 @@ import {
 import { callApi } from '../api/client';
 import { useErrorText } from '../i18n/errors';
 import { PATHS } from '../routes';
+import { takeReturn } from './return-to';
 
 export const sessionKeys = {
   currentAccount: ['current_account'] as const,
@@ -153,7 +154,7 @@ export function useFinishLogin(): () => Promise<void> {
       navigate(pending, { replace: true });
       return;
     }
-    navigate(landingPath(roleOf(account)), { replace: true });
+    navigate(takeReturn() ?? landingPath(roleOf(account)), { replace: true });
     void message.success(t('messages.loginSuccess'));
   }, [navigate, queryClient, message, t]);
 }

@@ -5,7 +5,7 @@
  * suggest from the name lists of spec 1 §7 (/v1/account/list for the team's log readers, who
  * alone may list members; /resource/all_name) and still take any text: the match is a contains.
  */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { AutoComplete, Button, Card, DatePicker, Form, Input, Radio, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { roleOf, useCurrentAccountQuery } from '../../../shared/session/session';
@@ -30,6 +30,9 @@ export interface AdvancedSearchProps {
 export function AdvancedSearch({ value, onSearch, onReset }: AdvancedSearchProps): ReactNode {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<ActionLogFilters>(value);
+  // The applied filters change outside the panel too (a tag closed, Reset, a keyword search):
+  // the fields follow, so that Search does not bring back what was taken away.
+  useEffect(() => setDraft(value), [value]);
   const set = (patch: Partial<ActionLogFilters>) => setDraft((d) => ({ ...d, ...patch }));
   const text = (v: string) => (v.trim() ? v : undefined);
   const me = useCurrentAccountQuery().data;
@@ -50,9 +53,8 @@ export function AdvancedSearch({ value, onSearch, onReset }: AdvancedSearchProps
               <DatePicker.RangePicker
                 aria-label={t('action-log.advanced.range')}
                 value={draft.range ?? null}
-                onChange={(range) =>
-                  set({ range: range?.[0] && range[1] ? [range[0], range[1]] : null })
-                }
+                allowEmpty={[false, true]}
+                onChange={(range) => set({ range: range?.[0] ? [range[0], range[1]] : null })}
               />
             )}
           </Space>

@@ -2,7 +2,8 @@
  * Download of one recording with the cold-storage flow (spec 1 §2.9): ask first (check=1);
  * a ready recording downloads at once; an archived one opens the thaw dialog, whose Restore
  * starts the restore and then polls every POLL_ARCHIVE_RESTORE_MS until it is ready and the
- * download opens. Closing the dialog stops the polling.
+ * download opens. Closing the dialog stops the polling, and an answer still on its way then is
+ * dropped.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { App, Button, Modal, Typography } from 'antd';
@@ -22,21 +23,40 @@ type Thaw = 'closed' | 'archived' | 'restoring';
 export function DownloadRecording({
   entry,
   size,
+  label,
+  onReady,
 }: {
-  entry: ActionLogEntry;
+  entry: Pick<ActionLogEntry, 'connection_id' | 'way'>;
   /** The button's size (small inside a table row). */
   size?: 'small' | 'middle';
+  /** The button's text (Download unless given). */
+  label?: string;
+  /** What a ready recording leads to (the download unless given: the playback page reloads). */
+  onReady?: () => void;
 }): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const errorText = useErrorText();
   const [thaw, setThaw] = useState<Thaw>('closed');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  /**
+   * Bumped by every start and stop: an answer that arrives for an older one (the dialog was
+   * closed, or the page left, while a request was on its way) neither polls again nor opens
+   * the download.
+   */
+  const attempt = useRef(0);
   const stop = () => {
+    attempt.current += 1;
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
   };
   useEffect(() => stop, []);
+  /** `then` and `catch` handlers that run only while `started` is still the attempt. */
+  const current =
+    <A,>(started: number, handler: (arg: A) => void) =>
+    (arg: A) => {
+      if (attempt.current === started) handler(arg);
+    };
 
   const unfreeze = (check: boolean) =>
     callApi(recordingRoutes.unfreezeTunnelLog, {
@@ -45,39 +65,55 @@ export function DownloadRecording({
   const open = () => {
     stop();
     setThaw('closed');
-    window.location.assign(downloadUrl(entry));
+    if (onReady) onReady();
+    else window.location.assign(downloadUrl(entry));
   };
-  const poll = () => {
+  const poll = (started: number) => {
     timer.current = setTimeout(() => {
-      unfreeze(true).then(open, (e: unknown) => {
-        if (isApiError(e, 'OSSFileRestoring')) poll();
-        else {
-          setThaw('closed');
-          void message.error(errorText(e));
-        }
-      });
+      unfreeze(true).then(
+        current(started, open),
+        current(started, (e: unknown) => {
+          if (isApiError(e, 'OSSFileRestoring')) poll(started);
+          else {
+            setThaw('closed');
+            void message.error(errorText(e));
+          }
+        }),
+      );
     }, POLL_ARCHIVE_RESTORE_MS);
   };
-  const onDownload = () =>
-    unfreeze(true).then(open, (e: unknown) => {
-      if (isApiError(e, 'OSSFileArchived')) setThaw('archived');
-      else if (isApiError(e, 'OSSFileRestoring')) {
-        setThaw('restoring');
-        poll();
-      } else void message.error(errorText(e));
-    });
-  const onRestore = () =>
-    unfreeze(false).then(open, (e: unknown) => {
-      if (isApiError(e, 'OSSFileRestoring')) {
-        setThaw('restoring');
-        poll();
-      } else void message.error(errorText(e));
-    });
+  const onDownload = () => {
+    stop();
+    const started = attempt.current;
+    return unfreeze(true).then(
+      current(started, open),
+      current(started, (e: unknown) => {
+        if (isApiError(e, 'OSSFileArchived')) setThaw('archived');
+        else if (isApiError(e, 'OSSFileRestoring')) {
+          setThaw('restoring');
+          poll(started);
+        } else void message.error(errorText(e));
+      }),
+    );
+  };
+  const onRestore = () => {
+    stop();
+    const started = attempt.current;
+    return unfreeze(false).then(
+      current(started, open),
+      current(started, (e: unknown) => {
+        if (isApiError(e, 'OSSFileRestoring')) {
+          setThaw('restoring');
+          poll(started);
+        } else void message.error(errorText(e));
+      }),
+    );
+  };
 
   return (
     <>
       <Button type="link" size={size} icon={<DownloadOutlined />} onClick={() => void onDownload()}>
-        {t('action-log.entry.download')}
+        {label ?? t('action-log.entry.download')}
       </Button>
       <Modal
         open={thaw !== 'closed'}

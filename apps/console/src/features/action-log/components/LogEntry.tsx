@@ -78,12 +78,19 @@ export function LogEntry({ entry }: { entry: ActionLogEntry }): ReactNode {
           ) : (
             <>
               <span>{t('action-log.entry.start', { time: formatEpoch(entry.start_date) })}</span>
-              <span>{t('action-log.entry.end', { time: formatEpoch(entry.date) })}</span>
-              <span>
-                {t('action-log.entry.total', {
-                  total: formatDuration(entry.start_date, entry.date),
-                })}
-              </span>
+              {/* A session still open has no end yet (0): its total is left out too. */}
+              {entry.date ? (
+                <>
+                  <span>{t('action-log.entry.end', { time: formatEpoch(entry.date) })}</span>
+                  <span>
+                    {t('action-log.entry.total', {
+                      total: formatDuration(entry.start_date, entry.date),
+                    })}
+                  </span>
+                </>
+              ) : (
+                <span>{t('action-log.entry.open')}</span>
+              )}
             </>
           )}
         </Space>

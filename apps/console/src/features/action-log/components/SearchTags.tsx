@@ -22,7 +22,7 @@ export function filterTags(filters: ActionLogFilters, t: TFunction): [TagKey, st
   if (filters.preset !== 'unlimited' && (filters.preset !== 'range' || filters.range)) {
     const label =
       filters.preset === 'range' && filters.range
-        ? `${filters.range[0].format('YYYY-MM-DD')} ~ ${filters.range[1].format('YYYY-MM-DD')}`
+        ? `${filters.range[0].format('YYYY-MM-DD')} ~ ${filters.range[1]?.format('YYYY-MM-DD') ?? ''}`
         : t(`action-log.preset.${filters.preset}`);
     tags.push(['preset', label]);
   }

@@ -30,7 +30,7 @@ import { useErrorText } from '../../../shared/i18n/errors';
 import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
 import { useCurrentAccountQuery } from '../../../shared/session/session';
-import { useCodesQuery, useDefaultUsernameMutation } from '../api';
+import { useDefaultUsernameMutation, useOwnCodeQuery } from '../api';
 import { terminalPath } from '../paths';
 import { isExpired } from '../rules';
 import { MANAGE_CODE_PANEL } from './ManageCodePanel';
@@ -48,8 +48,13 @@ export function ConnectPanel({ resource }: { resource: ProjectResource | null })
       title={resource ? t('workgroup.connect.title', { name: resource.name }) : ''}
       width={560}
     >
+      {/* Keyed: another resource's Connect must not keep this one's terminal or code. */}
       {resource ? (
-        <ConnectInfo resource={resource} onManage={() => panel.open(MANAGE_CODE_PANEL)} />
+        <ConnectInfo
+          key={resource.id}
+          resource={resource}
+          onManage={() => panel.open(MANAGE_CODE_PANEL)}
+        />
       ) : null}
     </RightPanel>
   );
@@ -63,14 +68,26 @@ function ConnectInfo({
   onManage: () => void;
 }): ReactNode {
   const { t } = useTranslation();
+  const errorText = useErrorText();
   const me = useCurrentAccountQuery().data?.id;
-  const codes = useCodesQuery(resource.id, 1, true);
+  const codes = useOwnCodeQuery(resource.id, me);
   if (codes.isPending) return <Spin aria-label={t('common.state.loading')} />;
-  const now = Math.floor(Date.now() / 1000);
-  const own = (codes.data?.objects ?? []).find(
-    (c) => c.type === 'normal' && c.account.id === me && !c.masked && !isExpired(c, now),
-  );
-  if (!own) {
+  if (codes.isError) {
+    return (
+      <Alert
+        type="error"
+        showIcon
+        message={errorText(codes.error)}
+        action={
+          <Button size="small" onClick={() => void codes.refetch()}>
+            {t('common.action.retry')}
+          </Button>
+        }
+      />
+    );
+  }
+  const own = codes.data;
+  if (!own || isExpired(own, Math.floor(Date.now() / 1000))) {
     return (
       <Empty description={t('workgroup.connect.noCode')}>
         <Button type="primary" onClick={onManage}>

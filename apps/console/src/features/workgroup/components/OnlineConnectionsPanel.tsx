@@ -33,8 +33,10 @@ export function OnlineConnectionsPanel({
       title={t('online.panel.title', { name: resource?.name ?? '' })}
       width={720}
     >
+      {/* Keyed: another resource's list starts afresh, without this one's ticks or page. */}
       {resource ? (
         <OnlineConnectionsTable
+          key={resource.resource_id}
           compact
           enabled={open}
           filter={{ q_project: workgroup.id, q_resource: resource.resource_id }}

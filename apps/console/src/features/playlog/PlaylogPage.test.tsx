@@ -1,0 +1,66 @@
+/**
+ * The playback page's ways out of a recording it cannot play: an archived one is restored from
+ * the page and then played; a session that has ended sends the member to sign in, and back.
+ * (Playing itself is covered end to end in Chromium.)
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiError, mockApi, type RecordedCall } from '../../test/api-mock';
+import { renderApp } from '../../test/render';
+
+vi.mock('asciinema-player', () => ({
+  // The player needs a real layout engine; here it is enough to know what it was given.
+  create: (source: { data: string }, host: HTMLElement) => {
+    host.textContent = `player: ${source.data.length} bytes`;
+    return { getCurrentTime: () => 0, dispose: () => undefined };
+  },
+}));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+const CAST = '{"version":2,"width":80,"height":24}\n[0.1,"o","hi"]\n';
+
+describe('the playback page', () => {
+  it('restores an archived recording from the page, then plays it', async () => {
+    let archived = true;
+    const { calls } = mockApi({
+      'GET /api/download_tunnel_log': () =>
+        archived ? apiError(400, 'OSSFileArchived') : { status: 200, body: CAST },
+      'GET /api/unfreeze_tunnel_log': (call: RecordedCall) => {
+        if (call.query.get('check') === '1')
+          return archived ? apiError(400, 'OSSFileArchived') : { ok: true };
+        archived = false;
+        return { ok: true };
+      },
+    });
+    renderApp('/playlog.html?connection_id=9&way=ssh');
+    const user = userEvent.setup({ delay: null });
+    const alert = await screen.findByRole('alert');
+    // Before, only a message: no way to restore from the page.
+    await user.click(within(alert).getByRole('button', { name: /Restore/ }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: /Restore/ }));
+    // The mock answers JSON: the recording arrives as its JSON text.
+    expect(
+      await screen.findByText(`player: ${JSON.stringify(CAST).length} bytes`),
+    ).toBeInTheDocument();
+    const downloads = calls.filter((c) => c.path === '/api/download_tunnel_log');
+    expect(downloads).toHaveLength(2);
+  });
+
+  it('sends a signed-out member to sign in, remembering the page to come back to', async () => {
+    mockApi({
+      'GET /api/download_tunnel_log': apiError(401, 'NeedLogin'),
+    });
+    renderApp('/playlog.html?connection_id=9&way=ssh');
+    await waitFor(() =>
+      expect(sessionStorage.getItem('portcullis.returnTo')).toBe(
+        '/playlog.html?connection_id=9&way=ssh',
+      ),
+    );
+  });
+});
