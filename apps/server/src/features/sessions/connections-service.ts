@@ -58,6 +58,35 @@ export async function countOnline(ctx: AppContext, auth: AuthContext): Promise<n
   return countRows(visibleLive(ctx, auth).select('tunnel_connection.id'));
 }
 
+/** The key of onlineByWorkgroupResource's counts. */
+export const workgroupResourceKey = (projectId: number, resourceId: number): string =>
+  `${projectId}:${resourceId}`;
+
+/**
+ * Live sessions the caller may see, by workgroup and resource: a workgroup row's online count,
+ * which counts what that row's online panel lists (listOnline with q_project and q_resource).
+ */
+export async function onlineByWorkgroupResource(
+  ctx: AppContext,
+  auth: AuthContext,
+  resourceIds: number[],
+): Promise<Map<string, number>> {
+  if (resourceIds.length === 0) return new Map();
+  const rows = await visibleLive(ctx, auth)
+    .where('tunnel_connection.resource_id', 'in', resourceIds)
+    .where('project_resource.project_id', 'is not', null)
+    .select([
+      'project_resource.project_id',
+      'tunnel_connection.resource_id',
+      (eb) => eb.fn.countAll<number>().as('n'),
+    ])
+    .groupBy(['project_resource.project_id', 'tunnel_connection.resource_id'])
+    .execute();
+  return new Map(
+    rows.map((r) => [workgroupResourceKey(r.project_id ?? 0, r.resource_id ?? 0), Number(r.n)]),
+  );
+}
+
 export async function listOnline(
   ctx: AppContext,
   auth: AuthContext,

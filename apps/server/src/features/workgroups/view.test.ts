@@ -163,25 +163,85 @@ describe('members’ view of workgroups', () => {
     expect(byName.objects.map((r: { name: string }) => r.name)).toEqual(['win-1']);
   });
 
-  it('counts the member’s own online and logged sessions; an administrator’s, everyone’s', async () => {
+  it('counts online sessions as the row’s online panel lists them, and logged ones', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await t.ctx.db
-      .insertInto('tunnel_connection')
-      .values([
-        { company_id: 1, account_id: dana.id, resource_id: web, created_at: now, ended_at: null },
-        { company_id: 1, account_id: dana.id, resource_id: web, created_at: now, ended_at: now },
-        { company_id: 1, account_id: 1, resource_id: web, created_at: now, ended_at: null },
-      ])
-      .execute();
-    const pr = await projectResourceId(admin, wg, web);
-    expect((await dana.client.get(`/api/project_resource/${pr}`)).json()).toMatchObject({
-      online_connections: 1,
-      logs: 2,
-    });
-    expect((await admin.get(`/api/project_resource/${pr}`)).json()).toMatchObject({
-      online_connections: 2,
-      logs: 3,
-    });
+    // A server of its own, in both workgroups, so that nothing here touches the other tests.
+    const box = await addLinux(admin, lab, 'count-1', '10.0.0.9');
+    await addResourcesTo(admin, wg, [box]);
+    await addResourcesTo(admin, starless, [box]);
+    const pr = await projectResourceId(admin, wg, box);
+    const prOther = await projectResourceId(admin, starless, box);
+    const codes = new Map<string, number>();
+    /** The code of `account` for the workgroup link `link` (one per member and link). */
+    const codeOf = async (account: number, link: number): Promise<number> => {
+      const known = codes.get(`${account}:${link}`);
+      if (known) return known;
+      const { id } = await t.ctx.db
+        .insertInto('tunnel')
+        .values({
+          company_id: 1,
+          account_id: account,
+          project_resource_id: link,
+          code_hash: `view-test-${account}-${link}`,
+          code_sealed: t.ctx.sealer.seal(`VIEWTEST${account}X${link}`),
+          type: 'normal',
+          allow_ip: '',
+          status: 'enable',
+          safe_mode: 0,
+          tmp_username: '',
+          tmp_passwd_hash: null,
+          used_at: null,
+          created_at: now,
+          expire_time: now + 3600,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      codes.set(`${account}:${link}`, id);
+      return id;
+    };
+    /** A session of `account` through the workgroup link `link`. */
+    const session = async (account: number, link: number, ended: boolean) => {
+      await t.ctx.db
+        .insertInto('tunnel_connection')
+        .values({
+          company_id: 1,
+          account_id: account,
+          resource_id: box,
+          tunnel_id: await codeOf(account, link),
+          created_at: now,
+          ended_at: ended ? now : null,
+        })
+        .execute();
+    };
+    await session(dana.id, pr, false);
+    await session(dana.id, pr, true);
+    await session(1, pr, false);
+    // Through the other workgroup: its row counts these, not this one's.
+    await session(1, prOther, false);
+    await session(1, prOther, false);
+    const row = async (client: TestClient, link: number) =>
+      (await client.get(`/api/project_resource/${link}`)).json();
+    expect(await row(dana.client, pr)).toMatchObject({ online_connections: 1, logs: 2 });
+    expect(await row(admin, pr)).toMatchObject({ online_connections: 2, logs: 5 });
+    expect(await row(admin, prOther)).toMatchObject({ online_connections: 2 });
+    // A member who administers a workgroup sees its sessions online, as its panel lists them.
+    const administers = (role: number) =>
+      t.ctx.db
+        .updateTable('project_member')
+        .set({ role })
+        .where('project_id', '=', starless)
+        .where('account_id', '=', dana.id)
+        .execute();
+    await administers(1);
+    try {
+      expect(await row(dana.client, prOther)).toMatchObject({ online_connections: 2 });
+      const listed = await dana.client.get(
+        `/api/v1/tunnel_connection/list?q_project=${starless}&q_resource=${box}`,
+      );
+      expect(listed.json().num_results).toBe(2);
+    } finally {
+      await administers(0);
+    }
   });
 
   it('keeps a default login user per member, among the workgroup’s', async () => {

@@ -17,6 +17,7 @@ import { loginsOf, type LoginRow } from '../resources/service';
 import type { NetworkRow, ProjectResourceRow, ResourceRow } from './access';
 import { seesAllWorkgroups } from './access';
 import { clusterGateways } from './gateways';
+import { onlineByWorkgroupResource, workgroupResourceKey } from '../sessions/connections-service';
 
 export interface ProjectResourceJoin {
   projectResource: ProjectResourceRow;
@@ -53,11 +54,11 @@ export function grantedUsernames(link: ProjectResourceRow, all: string[]): strin
   return chosen === null ? all : all.filter((u) => chosen.includes(u));
 }
 
+/** Sessions on each resource (the Connect Logs count): members their own, administrators all. */
 async function countSessions(
   ctx: AppContext,
   auth: AuthContext,
   resourceIds: number[],
-  onlineOnly: boolean,
 ): Promise<Map<number, number>> {
   if (resourceIds.length === 0) return new Map();
   let q = ctx.db
@@ -65,9 +66,7 @@ async function countSessions(
     .select(['resource_id', (eb) => eb.fn.countAll<number>().as('n')])
     .where('company_id', '=', auth.company.id)
     .where('resource_id', 'in', resourceIds);
-  // Members count their own sessions; administrators everyone's.
   if (!seesAllWorkgroups(auth)) q = q.where('account_id', '=', auth.account.id);
-  if (onlineOnly) q = q.where('ended_at', 'is', null);
   const rows = await q.groupBy('resource_id').execute();
   return new Map(rows.map((r) => [r.resource_id ?? 0, Number(r.n)]));
 }
@@ -123,8 +122,8 @@ export async function projectResourceReplies(
     ),
     ownCodes(ctx, auth, linkIds),
     defaultUsernames(ctx, auth, linkIds),
-    countSessions(ctx, auth, resourceIds, true),
-    countSessions(ctx, auth, resourceIds, false),
+    onlineByWorkgroupResource(ctx, auth, resourceIds),
+    countSessions(ctx, auth, resourceIds),
   ]);
   const admin = seesAllWorkgroups(auth);
   return rows.map(({ projectResource: link, resource, network }) => {
@@ -165,7 +164,7 @@ export async function projectResourceReplies(
       agent_status: agent?.status ?? 0,
       agent_version: agent?.version ?? '',
       code: codes.get(link.id) ?? '',
-      online_connections: online.get(resource.id) ?? 0,
+      online_connections: online.get(workgroupResourceKey(link.project_id, resource.id)) ?? 0,
       logs: logged.get(resource.id) ?? 0,
       create_time: link.created_at,
     };
