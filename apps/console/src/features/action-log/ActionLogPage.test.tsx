@@ -329,6 +329,29 @@ describe('the action log page', () => {
       expect(api.calls.some((c) => c.path === '/api/v1/account/list')).toBe(true),
     );
   });
+
+  it('narrows to one resource picked by name in the advanced search', async () => {
+    const api = mockApi({
+      ...shellReplies(account({ is_admin: 1 })),
+      'GET /api/search_tunnel': { total: 0, data: [] },
+      'GET /api/resource/all_name': [
+        { id: 5, name: 'web-1' },
+        { id: 6, name: 'db-1' },
+      ],
+    });
+    renderApp('/operation/log');
+    await screen.findByText('No sessions match');
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: /Advanced search/ }));
+    await user.click(screen.getByRole('combobox', { name: 'Resource' }));
+    await user.click(await screen.findByTitle('db-1'));
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('Resource: db-1')).toBeInTheDocument();
+    await waitFor(() => {
+      const last = api.calls.filter((c) => c.path === '/api/search_tunnel').at(-1)!;
+      expect(last.query.get('resource_id')).toBe('6');
+    });
+  });
 });
 
 /** A file-log entry: one file session `parent` moved (no recording of its own). */

@@ -1,6 +1,7 @@
 /**
  * The advanced search panel (spec 1 §2.9): a time preset (unlimited, one day, seven days, one
- * month) or a date range, way, account, IP, resource name and unsafe mode. Applies on Search;
+ * month) or a date range, resource (one, by id), way, account, IP, resource name (a contains)
+ * and unsafe mode. Applies on Search;
  * Reset clears the panel's fields and keeps the keywords. The account and resource-name fields
  * suggest from the name lists of spec 1 §7 (/v1/account/list for the team's log readers, who
  * alone may list members; /resource/all_name) and still take any text: the match is a contains.
@@ -84,6 +85,22 @@ export function AdvancedSearch({ value, onSearch, onReset }: AdvancedSearchProps
               aria-label={t('action-log.advanced.ip')}
               value={draft.ip ?? ''}
               onChange={(e) => set({ ip: text(e.target.value) })}
+            />
+          </Form.Item>
+          <Form.Item label={t('action-log.advanced.resource')}>
+            <Select
+              aria-label={t('action-log.advanced.resource')}
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              style={{ width: 180 }}
+              value={draft.resource?.id}
+              loading={resourceNames.isPending}
+              onChange={(id?: number) => {
+                const picked = resourceNames.data?.find((r) => r.id === id);
+                set({ resource: picked && { id: picked.id, name: picked.name } });
+              }}
+              options={(resourceNames.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
             />
           </Form.Item>
           <Form.Item label={t('action-log.advanced.resourceName')}>
