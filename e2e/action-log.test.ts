@@ -197,5 +197,26 @@ describe('the file log', () => {
       )
       .toBe(1);
     await entry.waitFor({ timeout: UI_TIMEOUT });
+
+    // The advanced search's Resource narrows to the resource picked by name; closing the
+    // keyword tag leaves the session and its file, and the seeded session (no resource) goes.
+    await page
+      .getByText('Keywords: quarterly-report')
+      .locator('..')
+      .getByRole('button', { name: /close/i })
+      .click();
+    await expect.poll(() => search.inputValue(), { timeout: UI_TIMEOUT }).toBe('');
+    await page.getByRole('button', { name: /Advanced search/ }).click();
+    await page.getByRole('combobox', { name: 'Resource', exact: true }).click();
+    await page.getByTitle('sshd-files').click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('Resource: sshd-files').waitFor({ timeout: UI_TIMEOUT });
+    await expect
+      .poll(
+        async () => page.getByRole('list', { name: 'Action logs' }).getByRole('listitem').count(),
+        { timeout: UI_TIMEOUT },
+      )
+      .toBe(2);
+    await screenshot(page, 'action-log-advanced-resource');
   });
 });
