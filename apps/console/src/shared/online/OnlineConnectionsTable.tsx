@@ -6,7 +6,7 @@
  * may see and cut; this only shows it.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { DisconnectOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
@@ -14,6 +14,7 @@ import {
   type OnlineConnection,
   type OnlineConnectionQuery,
 } from '@portcullis/contract';
+import { LoadFailed } from '../components/LoadFailed';
 import { useErrorText } from '../i18n/errors';
 import { formatEpoch } from '../time/format';
 import { useCutConnectionsMutation, useOnlineConnectionsQuery } from './api';
@@ -150,18 +151,7 @@ export function OnlineConnectionsTable({
           </Button>
         </Popconfirm>
       </Space>
-      {list.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          message={errorText(list.error)}
-          action={
-            <Button size="small" onClick={() => void list.refetch()}>
-              {t('common.action.retry')}
-            </Button>
-          }
-        />
-      ) : null}
+      {list.isError ? <LoadFailed error={list.error} onRetry={() => void list.refetch()} /> : null}
       <Table<OnlineConnection>
         rowKey="id"
         size="small"

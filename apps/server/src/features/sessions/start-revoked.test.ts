@@ -5,10 +5,7 @@
  * that the code is gone, not leave the session open until the next sweep. A fake gateway
  * speaks the control protocol to the real server.
  */
-import { CONTROL_PATH, CONTROL_PROTOCOL, type ServerMessage } from '@portcullis/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { PUBLISHED_GATEWAY_VERSION } from '../clusters/gateway-version';
 import { createTestApp, signedIn, type TestApp } from '../../test/harness';
 import {
   addLinux,
@@ -19,30 +16,17 @@ import {
   member,
   projectResourceId,
 } from '../workgroups/test-fixtures';
+import { fakeGateway, type FakeGateway } from './fake-gateway.test-helpers';
 import { cutRevokedSessions } from './revoke-sessions';
-
-type Reply = ServerMessage & { request_id?: string };
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('timed out');
-}
 
 describe('a session start racing the deletion of its code', () => {
   let t: TestApp;
-  let ws: WebSocket;
-  const messages: Reply[] = [];
+  let gateway: FakeGateway;
   let newCode: () => Promise<{ id: number; code: string }>;
   let deleteCode: (id: number) => Promise<void>;
 
-  const send = (m: object) => ws.send(JSON.stringify({ v: CONTROL_PROTOCOL, ...m }));
-  const reply = async (id: string) => {
-    await until(() => messages.some((m) => m.request_id === id));
-    return messages.find((m) => m.request_id === id) as Record<string, unknown>;
-  };
+  const send = (m: object) => gateway.send(m);
+  const reply = (id: string) => gateway.reply(id);
   const online = () =>
     t.ctx.db.selectFrom('tunnel_connection').select('id').where('ended_at', 'is', null).execute();
 
@@ -58,25 +42,8 @@ describe('a session start racing the deletion of its code', () => {
     const erin = await member(t, 'erin@demo.local');
     await addMembersTo(admin, wg, [erin.id]);
 
-    ws = new WebSocket(base + CONTROL_PATH, { headers: { authorization: `Bearer ${key}` } });
-    ws.on('message', (d) => messages.push(JSON.parse(d.toString()) as Reply));
-    await new Promise<void>((resolve) => ws.on('open', () => resolve()));
-    send({
-      type: 'hello',
-      version: PUBLISHED_GATEWAY_VERSION,
-      host: 'gw',
-      ports: {
-        ssh_port: 9998,
-        webssh_port: 8889,
-        mysql_port: 9696,
-        postgresql_port: 9432,
-        mssql_port: 9433,
-        rdp_port: 9389,
-        webrdp_port: 8389,
-      },
-      features: ['ssh'],
-    });
-    await until(() => messages.some((m) => m.type === 'welcome'));
+    gateway = fakeGateway(base, key);
+    await gateway.welcomed();
     const projectResource = await projectResourceId(admin, wg, server);
     newCode = async () => {
       const made = await erin.client.post('/api/tunnel', { project_resource_id: projectResource });
@@ -89,7 +56,7 @@ describe('a session start racing the deletion of its code', () => {
     };
   });
   afterAll(async () => {
-    ws.close();
+    gateway.ws.close();
     await t.close();
   });
 

@@ -26,6 +26,7 @@ import { ExpandOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Code, ProjectResource } from '@portcullis/contract';
+import { LoadFailed } from '../../../shared/components/LoadFailed';
 import { useErrorText } from '../../../shared/i18n/errors';
 import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
@@ -68,24 +69,10 @@ function ConnectInfo({
   onManage: () => void;
 }): ReactNode {
   const { t } = useTranslation();
-  const errorText = useErrorText();
   const me = useCurrentAccountQuery().data?.id;
   const codes = useOwnCodeQuery(resource.id, me);
   if (codes.isPending) return <Spin aria-label={t('common.state.loading')} />;
-  if (codes.isError) {
-    return (
-      <Alert
-        type="error"
-        showIcon
-        message={errorText(codes.error)}
-        action={
-          <Button size="small" onClick={() => void codes.refetch()}>
-            {t('common.action.retry')}
-          </Button>
-        }
-      />
-    );
-  }
+  if (codes.isError) return <LoadFailed error={codes.error} onRetry={() => void codes.refetch()} />;
   const own = codes.data;
   if (!own || isExpired(own, Math.floor(Date.now() / 1000))) {
     return (
