@@ -59,12 +59,6 @@ interface PipeHooks {
   watchOutput?: (data: Buffer) => void;
 }
 
-/**
- * scp runs as an exec of `scp -t`/`scp -f` and carries file bytes, not a terminal: it is
- * logged as a file transfer, never recorded as terminal output.
- */
-const FILE_TRANSFER_EXEC = /^\s*scp(\s|$)/;
-
 export function bridgeSession(
   session: Session,
   upstream: Client,
@@ -156,16 +150,19 @@ export function bridgeSession(
       channel.end();
       return;
     }
-    if (!FILE_TRANSFER_EXEC.test(info.command)) {
-      // `ssh host bash` reads commands from its input, and with a pty the member types into
-      // the command: in security mode those are lines too. Other input is data.
+    // scp runs as an exec of one plain `scp -t`/`scp -f` and carries file bytes, not a
+    // terminal: it is logged as a file transfer, neither filtered nor recorded. Anything more
+    // (`scp -t x; bash`, `scp 2>/dev/null; exec bash -i`) or a pty is an exec like any other.
+    const op = pty === undefined ? scpDirection(info.command) : null;
+    if (op === null) {
+      // `ssh host bash` (also `'cd /tmp && bash'`, `'cat | sh'`, `sudo -i`) reads commands
+      // from its input, and with a pty the member types into the command: in security mode
+      // those are lines too. Other input is data.
       const lines = pty !== undefined || readsCommands(info.command);
       // Without a pty the output is a data stream (`tar c /x`): only its start is recorded.
       const tap = events.onRecord?.(size(), { input: false, stream: pty === undefined });
       hooks = terminalHooks(tap, lines);
-    }
-    const op = scpDirection(info.command);
-    if (op && events.onFile) {
+    } else if (events.onFile) {
       const onFile = events.onFile;
       const reader = new ScpStreamReader(
         op,

@@ -7,16 +7,24 @@
  * bytes: it counts them off.
  */
 import type { FileOp } from '@portcullis/contract';
-import { words } from '../security-mode/command-match';
+import { isPlainCommand, words as wordsOf } from '../security-mode/shell-syntax';
 import type { OnFile } from './sftp';
 
 /** A header line longer than this is not scp's: the reader stops (logs nothing more). */
 const LINE_MAX = 8192;
 
-/** `upload` for `scp … -t …`, `download` for `scp … -f …`, null for anything else. */
+/** The program a client's scp runs on the server: `scp`, or it under a system folder. */
+const SCP = /^(?:\/(?:usr\/(?:local\/)?)?bin\/)?scp$/;
+
+/**
+ * `upload` for `scp … -t …`, `download` for `scp … -f …`, null for anything else: also for
+ * a line that is more than that one plain command (a list, a pipe, a redirection, an
+ * expansion), which the shell would run in part as something else.
+ */
 export function scpDirection(command: string): FileOp | null {
-  const words = command.trim().split(/\s+/);
-  if (words[0] !== 'scp' && !words[0]?.endsWith('/scp')) return null;
+  if (!isPlainCommand(command)) return null;
+  const words = wordsOf(command);
+  if (!SCP.test(words[0] ?? '')) return null;
   for (const word of words.slice(1)) {
     if (word === '--' || !word.startsWith('-') || word.startsWith('--')) continue;
     if (word.includes('t')) return 'upload';
@@ -33,7 +41,7 @@ export function scpDirection(command: string): FileOp | null {
  * target knows, so its files are logged by the names in their headers.
  */
 export function scpBase(command: string, op: FileOp): string | null {
-  const all = words(command).slice(1);
+  const all = wordsOf(command).slice(1);
   const dashDash = all.indexOf('--');
   const options = (dashDash < 0 ? all : all.slice(0, dashDash)).filter((w) => w.startsWith('-'));
   const args = dashDash < 0 ? all.filter((w) => !w.startsWith('-')) : all.slice(dashDash + 1);

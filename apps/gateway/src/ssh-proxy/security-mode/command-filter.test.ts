@@ -9,12 +9,13 @@ import { blockedNotice, CommandFilter } from './command-filter';
 import { LineEditor } from './line-editor';
 
 const policy = { intercept: ['rm', 'reboot'], notice: ['whoami'] };
+/** What the filter sends in place of a blocked line's Enter: Ctrl-G, Ctrl-E, Ctrl-U, Ctrl-C. */
+const BLOCK = '\x07\x05\x15\x03';
 
 function typed(keys: string): { text: string; uncertain: boolean } {
   const editor = new LineEditor();
   for (const ch of keys) {
-    const line = editor.feed(ch);
-    if (line) return line;
+    if (editor.feed(ch) === 'submit') return { text: editor.text, uncertain: editor.uncertain };
   }
   throw new Error('no Enter');
 }
@@ -53,15 +54,16 @@ describe('CommandFilter', () => {
     return { filter, alarms };
   };
 
-  it('in a terminal, forwards keys as typed and swaps a blocked line’s Enter for Ctrl-C', () => {
+  it('in a terminal, forwards keys as typed and swaps a blocked line’s Enter for the block keys', () => {
     const { filter, alarms } = make('terminal');
     expect(filter.input(Buffer.from('r')).forward.toString()).toBe('r');
     expect(filter.input(Buffer.from('m -rf /')).forward.toString()).toBe('m -rf /');
     const res = filter.input(Buffer.from('\r'));
-    expect(res.forward).toEqual(Buffer.from([0x03]));
+    expect(res.forward.toString()).toBe(BLOCK);
     expect(res.blocked).toEqual({ command: 'rm -rf /', rule: 'rm' });
     expect(alarms).toEqual([['intercept', 'rm -rf /', 'rm']]);
-    // The next line is judged afresh.
+    // Once the shell shows it dropped the line, the next line is judged afresh.
+    filter.output(Buffer.from('^C\r\n$ '));
     expect(filter.input(Buffer.from('ls\r'))).toEqual({
       forward: Buffer.from('ls\r'),
       blocked: null,
@@ -100,7 +102,7 @@ describe('CommandFilter', () => {
   it('drops the rest of a paste after a blocked line', () => {
     const { filter } = make('terminal');
     const res = filter.input(Buffer.from('ls\rrm x\rreboot\rid\r'));
-    expect(res.forward.toString()).toBe('ls\rrm x\x03');
+    expect(res.forward.toString()).toBe(`ls\rrm x${BLOCK}`);
     expect(res.blocked?.command).toBe('rm x');
   });
 

@@ -60,6 +60,77 @@ describe('matchCommand', () => {
     ['chmod 777 /etc/passwd', 'chmod 777'],
     ['chmod -R 777 /', 'chmod 777'],
     ['dd if=/dev/zero of=/dev/sda', 'dd if=/dev/zero'],
+    // Redirections before the command, with or without a space before their word.
+    ['> /dev/null rm -rf /tmp/v', 'rm'],
+    ['>/dev/null rm x', 'rm'],
+    ['2> /dev/null rm x', 'rm'],
+    ['2>&1 rm x', 'rm'],
+    ['< /dev/null rm x', 'rm'],
+    ['{fd}>/tmp/log rm x', 'rm'],
+    ['FOO=1 >x rm x', 'rm'],
+    // Wrapper options that take a value, in clusters and long forms.
+    ['sudo -Eu root rm x', 'rm'],
+    ['sudo -iu root rm x', 'rm'],
+    ['sudo --user root rm x', 'rm'],
+    ['sudo --user=root rm x', 'rm'],
+    ['sudo -u root -- rm x', 'rm'],
+    ['env --unset FOO rm x', 'rm'],
+    ['env -u FOO -i BAR=1 rm x', 'rm'],
+    ['timeout 1.5 rm x', 'rm'],
+    ['timeout --signal KILL 5 rm x', 'rm'],
+    ['timeout -sKILL 5s rm x', 'rm'],
+    ['chroot / rm x', 'rm'],
+    ['xargs -I{} rm {}', 'rm'],
+    ['taskset -c 0 rm x', 'rm'],
+    ['flock /tmp/lock rm x', 'rm'],
+    ['strace -f -o /dev/null rm x', 'rm'],
+    ['runuser -u root -- rm x', 'rm'],
+    ['setpriv --reuid 0 rm x', 'rm'],
+    ['unshare -m rm x', 'rm'],
+    ['nsenter -t 1 -m rm x', 'rm'],
+    ['doas -u root rm x', 'rm'],
+    // Shell -c variants and command-line options of other commands.
+    ["bash -lc 'rm x'", 'rm'],
+    ["sh -ec 'rm x'", 'rm'],
+    ["bash -c -- 'rm x'", 'rm'],
+    ["bash -o posix -c 'rm x'", 'rm'],
+    ["su --command='rm x'", 'rm'],
+    ["su -lc 'rm x'", 'rm'],
+    ["su root -c 'rm x'", 'rm'],
+    ["runuser -l root -c 'rm x'", 'rm'],
+    ["flock /tmp/lock -c 'rm x'", 'rm'],
+    ["script -qc 'rm x' /dev/null", 'rm'],
+    ["env -S 'rm x'", 'rm'],
+    ["watch 'rm x'", 'rm'],
+    ["fish --command 'rm x'", 'rm'],
+    // Here-strings into a shell.
+    ["bash <<< 'rm -rf /tmp/v'", 'rm'],
+    ["bash<<<'rm x'", 'rm'],
+    ["sudo sh <<< 'rm x'", 'rm'],
+    // Keywords and definitions.
+    ['coproc rm x', 'rm'],
+    ['coproc NAME { rm x; }', 'rm'],
+    ['function f { rm -rf /tmp/v; }; f', 'rm'],
+    ['function f() { rm x; }', 'rm'],
+    // Text the shell runs later.
+    ["trap 'rm x' EXIT", 'rm'],
+    ["PROMPT_COMMAND='rm x'", 'rm'],
+    ["export PROMPT_COMMAND='rm x'", 'rm'],
+    ["PS1='$(rm x)'", 'rm'],
+    ['bind -x \'"\\C-t": rm x\'', 'rm'],
+    // ANSI-C and translated quoting, also where a quote inside them ends nothing.
+    ["$'\\x72m' x", 'rm'],
+    ["$'\\162m' x", 'rm'],
+    ["$'r\\u006d' x", 'rm'],
+    ['$"rm" x', 'rm'],
+    ["echo $'\\'' ; rm x", 'rm'],
+    // Aliases and key bindings that will run a command.
+    ['alias x=rm; x file', 'rm'],
+    ["alias x='sudo rm -rf'", 'rm'],
+    ['bind \'"\\C-t": "rm x\\n"\'', 'rm'],
+    // Backslash-newline: the shell joins the lines first.
+    ['r\\\nm -f /tmp/v', 'rm'],
+    ['rm \\\n-f x', 'rm'],
   ])('catches %j (rule %s)', (line, rule) => {
     expect(caught(line)).toBe(rule);
   });
@@ -75,6 +146,12 @@ describe('matchCommand', () => {
     'dd if=/dev/urandom of=x',
     '# rm x',
     '',
+    'ls > rm',
+    'command -v rm',
+    "echo 'r\\\nm x'",
+    'trap INT',
+    "bash -c 'ls'",
+    "cat <<< 'rm x'",
   ])('lets %j pass', (line) => {
     expect(caught(line)).toBeNull();
   });
@@ -96,8 +173,7 @@ describe('matchCommand', () => {
   it.each([
     // Decided only when the shell runs the line: documented as not caught.
     ['CMD=rm; $CMD x', 'a variable names the command'],
-    ['alias x=rm; x file', 'an alias'],
-    ["$'\\x72m' x", 'ANSI-C quoting'],
+    ['alias x=$(echo rm); x file', 'an alias whose value a substitution makes'],
     ['{r,m}', 'brace expansion'],
     ['echo cm0geA== | base64 -d | sh', 'a decoded command piped to a shell'],
     ['python3 -c \'import os; os.remove("x")\'', 'another interpreter'],
@@ -108,10 +184,34 @@ describe('matchCommand', () => {
     expect(caught(line)).toBeNull();
   });
 
+  it('reads a wrapper as a command too, so a rule may name it', () => {
+    expect(matchCommand('sudo -u root ls', ['sudo'])).toEqual({ rule: 'sudo' });
+    expect(matchCommand('sudo -iu root', ['sudo -i'])).toEqual({ rule: 'sudo -i' });
+    expect(matchCommand('env FOO=1 ls', ['ls'])).toEqual({ rule: 'ls' });
+  });
+
   it('tells an exec that reads command lines (a shell) from one whose input is data', () => {
     expect(readsCommands('bash')).toBe(true);
     expect(readsCommands('sudo /bin/sh -s')).toBe(true);
     expect(readsCommands('env LANG=C zsh')).toBe(true);
+    // A shell started later in the line, or by another command.
+    expect(readsCommands('cd /tmp && bash')).toBe(true);
+    expect(readsCommands('true; bash')).toBe(true);
+    expect(readsCommands('cat | bash')).toBe(true);
+    expect(readsCommands('bash -c bash')).toBe(true);
+    expect(readsCommands("sh -c 'exec bash -i'")).toBe(true);
+    expect(readsCommands('scp 2>/dev/null; exec bash -i')).toBe(true);
+    expect(readsCommands('sudo -i')).toBe(true);
+    expect(readsCommands('sudo -s')).toBe(true);
+    expect(readsCommands('sudo -iu root')).toBe(true);
+    expect(readsCommands('su')).toBe(true);
+    expect(readsCommands('su - root')).toBe(true);
+    expect(readsCommands("su -c 'bash'")).toBe(true);
+    expect(readsCommands('script -q /dev/null')).toBe(true);
+    expect(readsCommands('chroot /')).toBe(true);
+    expect(readsCommands('busybox sh')).toBe(true);
+    expect(readsCommands('sudo -iu root ls')).toBe(false);
+    expect(readsCommands("su -c 'ls'")).toBe(false);
     expect(readsCommands("bash -c 'ls'")).toBe(false);
     expect(readsCommands('rsync --server -vlogDtpre.iLsfxC . /tmp/x')).toBe(false);
     expect(readsCommands("git-upload-pack '/srv/repo.git'")).toBe(false);
