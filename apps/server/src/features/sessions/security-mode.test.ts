@@ -39,10 +39,15 @@ interface AlarmRow {
 
 /** A pty shell through the proxy, typed into key by key as a member would. */
 interface Typist {
-  type(keys: string): void;
+  type(keys: string | Buffer): void;
   output(): string;
   /** Waits until `text` has appeared `times` times in the output. */
   waitFor(text: string, times?: number): Promise<void>;
+  /**
+   * Waits until the shell has answered (no output for a moment): after a block, security
+   * mode judges an Enter sent before the shell showed it dropped the line with that line in.
+   */
+  settle(): Promise<void>;
   close(): void;
 }
 
@@ -94,13 +99,17 @@ describe('security mode and the file log through a real gateway and sshd', () =>
         .execute()
     ).map((r) => r.command);
 
-  const typist = (): Promise<Typist> =>
+  /** A pty shell, or (`exec`) a command run with a pty. */
+  const typist = (exec?: string): Promise<Typist> =>
     new Promise((resolve, reject) => {
       const conn = new ssh2.Client();
       let text = '';
       conn.on('error', reject);
+      const window = { term: 'xterm', cols: 200, rows: 24 };
+      const open = (cb: (err: Error | undefined, stream: ssh2.ClientChannel) => void): void =>
+        void (exec ? conn.exec(exec, { pty: window }, cb) : conn.shell(window, cb));
       conn.on('ready', () =>
-        conn.shell({ term: 'xterm', cols: 200, rows: 24 }, (err, stream) => {
+        open((err, stream) => {
           if (err) return reject(err);
           stream.on('data', (d: Buffer) => (text += d.toString()));
           resolve({
@@ -112,6 +121,12 @@ describe('security mode and the file log through a real gateway and sshd', () =>
                   `no ${JSON.stringify(needle)} in ${JSON.stringify(text.slice(-600))}`,
                 );
               }),
+            settle: async () => {
+              for (let seen = -1; seen !== text.length;) {
+                seen = text.length;
+                await new Promise((r) => setTimeout(r, 250));
+              }
+            },
             close: () => conn.end(),
           });
         }),
@@ -214,6 +229,7 @@ describe('security mode and the file log through a real gateway and sshd', () =>
       for (const [i, keys] of attempts.entries()) {
         term.type(keys);
         await term.waitFor(BLOCKED, i + 1);
+        await term.settle();
         await alive();
         expect(fs.existsSync(victim), JSON.stringify(keys)).toBe(true);
       }
@@ -261,6 +277,7 @@ describe('security mode and the file log through a real gateway and sshd', () =>
       await term.waitFor(`-s 0 ${sized}`);
       term.type('\r');
       await term.waitFor(BLOCKED);
+      await term.settle();
       // Up recalls a line the keys never carried.
       term.type(`history -s "truncate -s 0 ${sized}"\r`);
       term.type('echo HI""ST\r');
@@ -272,6 +289,7 @@ describe('security mode and the file log through a real gateway and sshd', () =>
       // … and the Enter the member then presses is judged on the recalled line.
       term.type('\r');
       await term.waitFor(BLOCKED, 2);
+      await term.settle();
       term.type('echo DO""NE\r');
       await term.waitFor('DONE');
     } finally {
@@ -280,6 +298,127 @@ describe('security mode and the file log through a real gateway and sshd', () =>
     expect(fs.readFileSync(sized, 'utf8')).toBe('data\n');
     const commands = await alarmCommands();
     expect(commands.filter((c) => c === `truncate -s 0 ${sized}`)).toHaveLength(2);
+  });
+
+  it('blocks the keys that run a line without a plain Enter, in bash and dash', async () => {
+    const term = await typist();
+    let marks = 0;
+    let blocks = 0;
+    /** The shell still answers, and the victim is still there. */
+    const alive = async (what: string) => {
+      marks += 1;
+      term.type(`echo MA""RK${marks}\r`);
+      await term.waitFor(`MARK${marks}`, 1);
+      expect(fs.existsSync(victim), what).toBe(true);
+    };
+    const blocked = async (keys: string | Buffer) => {
+      term.type(keys);
+      blocks += 1;
+      await term.waitFor(BLOCKED, blocks);
+      await term.settle();
+      await alive(JSON.stringify(keys.toString()));
+    };
+    try {
+      await alive('start');
+      // A UTF-8 lead byte right before Enter.
+      await blocked(Buffer.concat([Buffer.from(`rm -f ${victim} `), Buffer.from([0xc2, 0x0d])]));
+      // Ctrl-O (operate-and-get-next) runs the line.
+      await blocked(`rm -f ${victim}\x0f`);
+      // A key rebound to accept-line.
+      term.type(`bind '"\\C-t": accept-line'\r`);
+      await alive('bind');
+      await blocked(`rm -f ${victim}\x14`);
+      // Ctrl-U inside a bracketed paste is pasted text, not an edit.
+      await blocked(`\x1b[200~rm -f ${victim} \x15\x1b[201~\r`);
+      // A backslash-newline joins two lines into one command.
+      term.type('r\\\r');
+      await term.settle(); // bash's continuation prompt
+      await blocked(`m -f ${victim}\r`);
+      // An interrupt key the shell ignores: the block still clears the line, and the member's
+      // own Ctrl-C does not hide the line from the next Enter.
+      term.type('stty intr undef\r');
+      await term.settle();
+      await alive('stty');
+      await blocked(`rm -f ${victim}\r`);
+      term.type('\r');
+      await alive('a bare Enter after the block');
+      await blocked(`rm -f ${victim}\x03\r`);
+      term.type('stty intr ^C\r');
+      await term.settle();
+      await alive('stty back');
+      // dash reads in canonical mode: Ctrl-D hands the text over, Ctrl-U cannot take it back.
+      term.type('exec dash\r');
+      await term.settle(); // keys typed before dash reads are lost
+      await alive('dash');
+      await blocked(`rm -f ${victim} \x04\x15\r`);
+    } finally {
+      term.close();
+    }
+    // Each block is an intercept row, the joined line as the shell would run it.
+    expect(await alarmCommands()).toContain(`r\\\nm -f ${victim}`);
+  });
+
+  it('reads an exec that starts a shell later in its line, or after scp, as command lines', async () => {
+    const script = `echo one\nrm -f ${victim}\necho two\n`;
+    for (const command of [
+      'cd /tmp && bash',
+      'true; bash',
+      'cat | bash',
+      'bash -c bash',
+      'scp -h; bash',
+      'scp 2>/dev/null; exec bash',
+    ]) {
+      const res = await ssh([command], script);
+      expect([res.stdout.toString(), count(res.stderr, BLOCKED)], command).toEqual([
+        'one\ntwo\n',
+        1,
+      ]);
+      expect(fs.existsSync(victim), command).toBe(true);
+    }
+    // With a pty, an exec that starts with scp is a terminal like any other.
+    const term = await typist('scp 2>/dev/null; exec bash -i');
+    try {
+      term.type('echo RE""ADY\r');
+      await term.waitFor('READY');
+      term.type(`rm -f ${victim}\r`);
+      await term.waitFor(BLOCKED);
+      await term.settle();
+      term.type('echo AF""TER\r');
+      await term.waitFor('AFTER');
+    } finally {
+      term.close();
+    }
+    expect(fs.existsSync(victim)).toBe(true);
+    // Without a pty, a continued line is held and left out whole.
+    const joined = await ssh([], `r\\\nm -f ${victim}\necho two\n`, ['-T']);
+    expect([joined.stdout.toString(), count(joined.stderr, BLOCKED)]).toEqual(['two\n', 1]);
+    expect(fs.existsSync(victim)).toBe(true);
+  });
+
+  it('blocks exec commands the parser used to miss', async () => {
+    for (const command of [
+      `r\\\nm -f ${victim}`,
+      `> /dev/null rm -f ${victim}`,
+      `2> /dev/null rm -f ${victim}`,
+      `< /dev/null rm -f ${victim}`,
+      `timeout 1.5 rm -f ${victim}`,
+      `timeout --signal KILL 5 rm -f ${victim}`,
+      `env --unset FOO rm -f ${victim}`,
+      `sudo -Eu root rm -f ${victim}`,
+      `bash -lc 'rm -f ${victim}'`,
+      `sh -ec 'rm -f ${victim}'`,
+      `bash -c -- 'rm -f ${victim}'`,
+      `su -lc 'rm -f ${victim}'`,
+      `bash <<< 'rm -f ${victim}'`,
+      `coproc rm -f ${victim}`,
+      `function f { rm -f ${victim}; }; f`,
+      `$'\\x72m' -f ${victim}`,
+      `echo $'\\'' ; rm -f ${victim}`,
+    ]) {
+      const res = await ssh([command]);
+      expect([res.code, count(res.stderr, BLOCKED)], command).toEqual([1, 1]);
+      expect(fs.existsSync(victim), command).toBe(true);
+    }
   });
 
   it('checks each line of a shell without a pty and leaves the blocked one out', async () => {
@@ -333,6 +472,8 @@ describe('security mode and the file log through a real gateway and sshd', () =>
       await until(() => text.includes('READY'));
       type(`rm -f ${victim}\r`);
       await until(() => text.includes(BLOCKED));
+      // The shell's answer to the block (a new prompt) comes before the next line.
+      await until(() => text.slice(text.indexOf(BLOCKED)).includes('^C'));
       type('echo AF""TER\r');
       await until(() => text.includes('AFTER'));
       expect(fs.existsSync(victim)).toBe(true);
