@@ -21,6 +21,7 @@ import type { AuthContext } from '../../plugins/app/auth';
 import { currentPlan } from '../accounts';
 import { teamCluster } from '../clusters/service';
 import { writeEvent } from '../events/writer';
+import { cutRevokedSessions } from '../sessions/revoke-sessions';
 
 export type ResourceRow = Selectable<ResourceTable>;
 export type LoginRow = Selectable<ResourceLoginTable>;
@@ -282,6 +283,8 @@ export async function deleteResources(
     await trx.deleteFrom('resource_login').where('resource_id', 'in', ids).execute();
     await trx.deleteFrom('resource').where('id', 'in', ids).execute();
   });
+  // Its codes went with it (cascade through the workgroups): its open sessions end.
+  await cutRevokedSessions(ctx);
   for (const r of rows) {
     await writeEvent(ctx, auth, 'cluster', `delete${RESOURCE_TYPES[r.os as ResourceOs]}`, {
       net_name: r.net_name,

@@ -5,11 +5,17 @@
  * stock OpenSSH client must exit within about a second of the cut.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp, TestClient } from '../../test/harness';
+import { signedIn, type TestApp, type TestClient } from '../../test/harness';
 import { createOtherTeam, otherTeamAdmin } from '../team/test-fixtures';
-import { addMembersTo, failure, member } from '../workgroups/test-fixtures';
+import {
+  addMembersTo,
+  addResourcesTo,
+  failure,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
 import { run, type OpenSshClient, type RunResult } from './openssh.test-helpers';
-import { startSshStack, type SshStack } from './ssh-test-kit';
+import { addSshdResource, startSshStack, type SshStack } from './ssh-test-kit';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -231,6 +237,53 @@ describe('online connections with a real gateway, sshd and OpenSSH clients', () 
     await online(1);
     const cutAt = Date.now();
     const res = await admin.patch(`/api/v1/account/${erin.id}`, { status: true });
+    expect(res.statusCode, res.body).toBe(200);
+    await exitsSoon(held, cutAt);
+    await online(0);
+    // Enabled again for the tests below, and signed in again (disabling ended her login).
+    expect((await admin.patch(`/api/v1/account/${erin.id}`, { status: false })).statusCode).toBe(
+      200,
+    );
+    erin = { ...erin, client: await signedIn(t, 'erin@demo.local', 'Member#Pass1') };
+  });
+
+  // Codes go by cascade with what they belong to; their sessions used to stay open, since
+  // revocation looked for sessions through their codes.
+  it('cuts the sessions on a resource removed from the workgroup', async () => {
+    const held = hold(code.code);
+    await online(1);
+    const cutAt = Date.now();
+    const res = await admin.request('DELETE', `/api/v1/project/resources/${wg}`, {
+      resource_ids: [server],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await exitsSoon(held, cutAt);
+    await online(0);
+  });
+
+  it('cuts the sessions on a deleted resource', async () => {
+    server = await addSshdResource(admin, lab, stack!.sshd, { name: 'sshd-again' });
+    await addResourcesTo(admin, wg, [server]);
+    web = await projectResourceId(admin, wg, server);
+    code = await newCode();
+    const held = hold(code.code);
+    await online(1);
+    const cutAt = Date.now();
+    const res = await admin.delete(`/api/resource/${server}`);
+    expect(res.statusCode, res.body).toBe(200);
+    await exitsSoon(held, cutAt);
+    await online(0);
+  });
+
+  it('cuts the sessions of a deleted member', async () => {
+    server = await addSshdResource(admin, lab, stack!.sshd, { name: 'sshd-last' });
+    await addResourcesTo(admin, wg, [server]);
+    web = await projectResourceId(admin, wg, server);
+    code = await newCode();
+    const held = hold(code.code);
+    await online(1);
+    const cutAt = Date.now();
+    const res = await admin.delete(`/api/v1/account/${erin.id}`);
     expect(res.statusCode, res.body).toBe(200);
     await exitsSoon(held, cutAt);
     await online(0);

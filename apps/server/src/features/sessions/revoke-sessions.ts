@@ -1,10 +1,12 @@
 /**
  * Revocation ends open sessions (ARCHITECTURE.md, "Revocation is live"): a live connection
- * whose code is disabled (deleted, or taken away when its member left the workgroup) or
- * expired, or whose member is disabled or deleted, is cut at its gateway.
+ * whose code is disabled (deleted, or taken away when its member left the workgroup), gone
+ * (deleted with its member, resource or workgroup, or with the resource's place in the
+ * workgroup) or expired, or whose member is disabled or deleted, is cut at its gateway.
  *
  * One question, asked in two ways: right after the changes that revoke (code delete, member
- * disable or delete, workgroup removal call cutRevokedSessions), and by a sweep every few
+ * disable or delete, workgroup removal, and deleting a resource, a workgroup or a resource's
+ * place in one call cutRevokedSessions), and by a sweep every few
  * seconds for what nobody acts on (a code reaching its expiry). Limits: the sweep's period
  * bounds how late an expired code's session ends; a member losing a workgroup through a change
  * of team groups is caught only once their codes are disabled.
@@ -31,17 +33,23 @@ function revokedConnections(ctx: AppContext, id?: number) {
   const now = nowSeconds();
   let query = ctx.db
     .selectFrom('tunnel_connection')
-    .innerJoin('tunnel', 'tunnel.id', 'tunnel_connection.tunnel_id')
+    .leftJoin('tunnel', 'tunnel.id', 'tunnel_connection.tunnel_id')
     .leftJoin('account', 'account.id', 'tunnel_connection.account_id')
     .select([
       'tunnel_connection.id',
+      'tunnel.id as tunnel_row',
       'tunnel.status as tunnel_status',
       'tunnel.expire_time',
       'account.status as account_status',
     ])
     .where('tunnel_connection.ended_at', 'is', null)
+    // A session without a code (none of the gateway's own) is not a code's to revoke.
+    .where('tunnel_connection.tunnel_id', 'is not', null)
     .where((eb) =>
       eb.or([
+        // The code went with what it belonged to: a member, a resource, a workgroup, or the
+        // resource's place in the workgroup were deleted (their codes are deleted by cascade).
+        eb('tunnel.id', 'is', null),
         eb('tunnel.status', '!=', 'enable'),
         eb('tunnel.expire_time', '<=', now),
         eb('account.id', 'is', null),
@@ -69,8 +77,8 @@ export async function revokedReason(
   const { query, now } = revokedConnections(ctx, id);
   const row = await query.executeTakeFirst();
   if (!row) return undefined;
-  if (row.tunnel_status !== 'enable') return 'TunnelNotFound';
-  if (row.expire_time <= now) return 'TunnelExpire';
+  if (row.tunnel_row === null || row.tunnel_status !== 'enable') return 'TunnelNotFound';
+  if (row.expire_time !== null && row.expire_time <= now) return 'TunnelExpire';
   return 'AccountDisabled';
 }
 

@@ -37,6 +37,7 @@ import {
   resourceUsernames,
   type ProjectResourceJoin,
 } from './view';
+import { cutRevokedSessions } from '../sessions/revoke-sessions';
 
 type ResourceQuery = z.output<typeof ProjectResourceQuerySchema>;
 
@@ -240,7 +241,8 @@ export async function removeResources(
     .where('project_resource.resource_id', 'in', ids)
     .execute();
   if (held.length !== ids.length) throw new AppError('ProjectResourceNotFound');
-  // The workgroup's codes on them go too (cascade): they stop working at once.
+  // The workgroup's codes on them go too (cascade): they stop working at once, and the
+  // sessions open with them end.
   await ctx.db
     .deleteFrom('project_resource')
     .where(
@@ -249,6 +251,7 @@ export async function removeResources(
       held.map((h) => h.id),
     )
     .execute();
+  await cutRevokedSessions(ctx);
   for (const r of held) {
     await writeEvent(ctx, auth, 'project', `remove${RESOURCE_TYPES[r.os as ResourceOs]}`, {
       project_name: project.name,

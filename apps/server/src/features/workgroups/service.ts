@@ -21,6 +21,7 @@ import {
   type ProjectRow,
 } from './access';
 import { syncDefaultWorkgroups } from './defaults';
+import { cutRevokedSessions } from '../sessions/revoke-sessions';
 
 type ListQuery = z.output<typeof WorkgroupListQuerySchema>;
 
@@ -226,8 +227,10 @@ export async function deleteWorkgroup(
 ): Promise<void> {
   const row = await findVisibleProject(ctx, auth, id);
   if (row.network_id !== null) throw new AppError('DefaultProjectCannotDelete');
-  // Members, groups, resources, stars and codes go with it (cascade).
+  // Members, groups, resources, stars and codes go with it (cascade); the sessions open with
+  // those codes end.
   await ctx.db.deleteFrom('project').where('id', '=', row.id).execute();
+  await cutRevokedSessions(ctx);
   await writeEvent(ctx, auth, 'project', 'deleteProject', { project_name: row.name });
 }
 
