@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { optionalQueryNumber } from './common';
-import { PAGE_SIZE_ACTION_LOG, PAGE_SIZE_MAX } from './constants';
+import { PAGE_MAX, PAGE_SIZE_ACTION_LOG, PAGE_SIZE_MAX } from './constants';
 import { defineRoute, roles } from './http';
 import { MENU_VISIBILITY } from './roles';
 import { FILE_OPS } from './security-mode';
@@ -19,7 +19,7 @@ export const ACTION_LOG_ROLES = MENU_VISIBILITY.operationLog;
 const text = z.string().trim().max(200).optional();
 
 export const SearchTunnelQuerySchema = z.object({
-  page_index: z.coerce.number().int().min(1).default(1),
+  page_index: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
   page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_ACTION_LOG),
   /** Sessions that started at or after this epoch second … */
   time_from: optionalQueryNumber(z.number().int().min(0)),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 
 /** Every failure: a non-2xx status with this body (ARCHITECTURE.md, Replies). */
 export const ErrorReplySchema = z.object({
@@ -16,7 +16,7 @@ export type OkReply = z.infer<typeof OkReplySchema>;
 export const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 
 export const PageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
   page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;

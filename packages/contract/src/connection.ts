@@ -15,11 +15,11 @@ import {
   optionalQueryNumber,
   pagedReply,
 } from './common';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 import { ANY_MEMBER, defineRoute } from './http';
 
 export const OnlineConnectionQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
   page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
   /** A workgroup id. */
   q_project: optionalQueryNumber(z.number().int().positive()),

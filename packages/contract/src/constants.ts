@@ -4,6 +4,11 @@
  */
 export const PAGE_SIZE_DEFAULT = 10;
 export const PAGE_SIZE_MAX = 65535;
+/**
+ * The highest page number a list takes: with the largest page size the offset stays an exact
+ * integer for JavaScript and within SQLite's 64-bit limit (a larger one made the query fail).
+ */
+export const PAGE_MAX = 1_000_000_000;
 export const PAGE_SIZE_ACTION_LOG = 25;
 export const PAGE_SIZE_CLUSTER_LIST = 20;
 export const PAGE_SIZE_PROJECT_RESOURCES = 50;
