@@ -1,16 +1,19 @@
 /**
  * The server's side of security mode and the file log, without a gateway: the policy a
- * session gets, the alarm row and mails with notices on and off, the file-log entry, and that
- * a gateway cannot report on a session it does not carry. The end-to-end runs are in
+ * session gets, the alarm row and mails with notices on and off (which alarms are mailed, and
+ * that a row names only the accounts its mail reached), the file-log entry, and that a gateway
+ * cannot report on a session it does not carry. The end-to-end runs are in
  * security-mode.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResolvedCode } from '@portcullis/contract';
+import type { AlarmAction, ResolvedCode } from '@portcullis/contract';
+import type { MailMessage } from '../../lib/mailer';
 import { createTestApp, outbox, type TestApp } from '../../test/harness';
 import { codeWorld, nowSeconds, type CodeWorld } from '../codes/test-fixtures';
 import { member } from '../workgroups/test-fixtures';
 import { recordAlarm, sessionPolicy } from './alarms';
 import { createSessionControl, type GatewayLink } from './control';
+import { until } from './fake-gateway.test-helpers';
 import { recordFileTransfer } from './file-log';
 
 describe('security mode and the file log on the server', () => {
@@ -25,20 +28,31 @@ describe('security mode and the file log on the server', () => {
   };
 
   const alarmRows = () =>
-    t.ctx.db.selectFrom('event_log').selectAll().where('log_type', '=', 'alarm').execute();
+    t.ctx.db
+      .selectFrom('event_log')
+      .selectAll()
+      .where('log_type', '=', 'alarm')
+      .orderBy('id')
+      .execute();
+  const securityMails = () => outbox(t, 'mail').filter((m) => m.includes('security alarm'));
+  /** The row's notified accounts once its mails have settled (they go on in the background). */
+  const notifiedOnceSettled = async (expected: string[]): Promise<string> => {
+    await until(
+      async () => (await alarmRows()).at(-1)?.notice_accounts === JSON.stringify(expected),
+    );
+    return (await alarmRows()).at(-1)?.notice_accounts ?? '';
+  };
 
-  beforeAll(async () => {
-    t = await createTestApp();
-    w = await codeWorld(t);
-    nora = (await member(t, 'nora@demo.local')).id;
-    const code = await w.erin.client.post('/api/tunnel', { project_resource_id: w.web });
-    expect(code.statusCode, code.body).toBe(200);
-    const tunnel = await t.ctx.db
-      .selectFrom('tunnel')
-      .innerJoin('project_resource', 'project_resource.id', 'tunnel.project_resource_id')
-      .select(['tunnel.id', 'tunnel.company_id', 'project_resource.resource_id'])
-      .where('tunnel.id', '=', (code.json() as { id: number }).id)
-      .executeTakeFirstOrThrow();
+  const alarm = (session: number, action: AlarmAction, command: string, rule = command) => ({
+    connectionId: session,
+    action,
+    command,
+    rule,
+  });
+
+  let tunnel: { id: number; company_id: number; resource_id: number };
+  /** A session of erin's on web-1 through her code, as the gateway would have opened it. */
+  const openConnection = async (): Promise<number> => {
     const row = await t.ctx.db
       .insertInto('tunnel_connection')
       .values({
@@ -53,7 +67,22 @@ describe('security mode and the file log on the server', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    connectionId = row.id;
+    return row.id;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    w = await codeWorld(t);
+    nora = (await member(t, 'nora@demo.local')).id;
+    const code = await w.erin.client.post('/api/tunnel', { project_resource_id: w.web });
+    expect(code.statusCode, code.body).toBe(200);
+    tunnel = await t.ctx.db
+      .selectFrom('tunnel')
+      .innerJoin('project_resource', 'project_resource.id', 'tunnel.project_resource_id')
+      .select(['tunnel.id', 'tunnel.company_id', 'project_resource.resource_id'])
+      .where('tunnel.id', '=', (code.json() as { id: number }).id)
+      .executeTakeFirstOrThrow();
+    connectionId = await openConnection();
     const commands = await w.admin.post('/api/need_intercept_command/batch', {
       network_id: w.lab,
       intercept: ['rm', 'reboot'],
@@ -109,20 +138,78 @@ describe('security mode and the file log on the server', () => {
     expect(on.statusCode, on.body).toBe(200);
     const report = { connectionId, action: 'notice' as const, command: 'whoami', rule: 'whoami' };
     expect(await recordAlarm(t.ctx, report, () => undefined)).toBe(true);
-    const rows = await alarmRows();
-    expect(rows.at(-1)).toMatchObject({ event: 'notice', notice_accounts: '["nora"]' });
-    let mails: string[] = [];
-    for (let i = 0; i < 100 && mails.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      mails = outbox(t, 'mail').filter((m) => m.includes('security alarm'));
-    }
-    expect(mails).toHaveLength(1);
+    expect((await alarmRows()).at(-1)).toMatchObject({ event: 'notice' });
+    expect(await notifiedOnceSettled(['nora'])).toBe('["nora"]');
+    await until(() => securityMails().length === 1);
+    const mails = securityMails();
     expect(mails[0]).toContain('To: nora@demo.local');
-    // A burst from the same session is a row each, and no more mail within the minute.
+    // A burst of the same alarm from the same session is a row each, and no more mail within
+    // the minute; those rows name nobody, since nobody was mailed about them.
+    const before = (await alarmRows()).length;
     for (let i = 0; i < 5; i++) await recordAlarm(t.ctx, report, () => undefined);
-    expect((await alarmRows()).length).toBe(rows.length + 5);
     await new Promise((r) => setTimeout(r, 200));
-    expect(outbox(t, 'mail').filter((m) => m.includes('security alarm'))).toHaveLength(1);
+    const burst = (await alarmRows()).slice(before);
+    expect(burst.map((r) => r.notice_accounts)).toEqual(Array(5).fill('[]'));
+    expect(securityMails()).toHaveLength(1);
+  });
+
+  it('mails an intercept that follows a notice of the same session within the minute', async () => {
+    const session = await openConnection();
+    await recordAlarm(t.ctx, alarm(session, 'notice', 'whoami'), () => undefined);
+    await notifiedOnceSettled(['nora']);
+    const mailsBefore = securityMails().length;
+    // Ten seconds later in real life: the rate limit of the notice must not swallow this one.
+    const intercept = alarm(session, 'intercept', 'rm -rf /', 'rm');
+    await recordAlarm(t.ctx, intercept, () => undefined);
+    expect(await notifiedOnceSettled(['nora'])).toBe('["nora"]');
+    expect((await alarmRows()).at(-1)).toMatchObject({ event: 'intercept', command: 'rm -rf /' });
+    const mails = securityMails();
+    expect(mails).toHaveLength(mailsBefore + 1);
+    expect(mails.at(-1)).toContain('rm -rf /');
+    // Another intercept rule is another alarm, and mailed too; a repeat of `rm` is not.
+    await recordAlarm(t.ctx, { ...intercept, command: 'reboot', rule: 'reboot' }, () => undefined);
+    await notifiedOnceSettled(['nora']);
+    await recordAlarm(t.ctx, { ...intercept, command: 'rm -f x' }, () => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await alarmRows()).at(-1)).toMatchObject({ command: 'rm -f x', notice_accounts: '[]' });
+    expect(securityMails()).toHaveLength(mailsBefore + 2);
+  });
+
+  it('names in the row only the accounts whose mail went, and reports the failed ones', async () => {
+    const otto = (await member(t, 'otto@demo.local')).id;
+    const both = await w.admin.patch(`/api/v1/network/${w.lab}/safe_mode`, {
+      safe_mode: true,
+      safe_mode_approver: false,
+      safe_mode_notice: true,
+      approver_accounts: [],
+      notice_accounts: [nora, otto],
+    });
+    expect(both.statusCode, both.body).toBe(200);
+    const sent: string[] = [];
+    // nora's mail server refuses; otto's takes the mail.
+    const mailer = {
+      send: async (message: MailMessage): Promise<void> => {
+        await new Promise((r) => setTimeout(r, 20));
+        if (message.to === 'nora@demo.local') throw new Error('550 mailbox unavailable');
+        sent.push(message.to);
+      },
+    };
+    const failed: unknown[] = [];
+    const report = alarm(await openConnection(), 'intercept', 'reboot');
+    expect(await recordAlarm({ ...t.ctx, mailer }, report, (e) => failed.push(e))).toBe(true);
+    // Until the mails have gone, the row claims nobody.
+    expect((await alarmRows()).at(-1)).toMatchObject({ command: 'reboot', notice_accounts: '[]' });
+    expect(await notifiedOnceSettled(['otto'])).toBe('["otto"]');
+    expect(sent).toEqual(['otto@demo.local']);
+    expect(failed).toHaveLength(1);
+
+    // Every mail failing leaves the row naming nobody.
+    const down = { send: () => Promise.reject(new Error('connection refused')) };
+    const again = { ...report, connectionId: await openConnection() };
+    await recordAlarm({ ...t.ctx, mailer: down }, again, (e) => failed.push(e));
+    await until(() => failed.length === 3);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await alarmRows()).at(-1)).toMatchObject({ command: 'reboot', notice_accounts: '[]' });
   });
 
   it('answers false for an unknown session', async () => {

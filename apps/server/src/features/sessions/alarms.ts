@@ -2,11 +2,17 @@
  * Security mode on the server (spec 2 §2 cluster safe mode, §3 alarm log rows, §4): the policy
  * a gateway enforces for a session (the cluster's intercept and notice commands), and what
  * happens when it acts: an alarm log row (operation time, account, client IP, resource,
- * workgroup, way, command, notified accounts) and a mail to each notice account when the
- * cluster's alarm notices are on (at most one a minute per session). The mail goes through
- * the server's mailer (SMTP, or the outbox folder), in English and Chinese; a mail that cannot
- * be sent is logged, not retried. A database session's alarms (a notice rule matched a
- * statement, or a block rule refused one) notify the database's own notice accounts.
+ * workgroup, way, event, command, notified accounts) and a mail to each notice account when the
+ * cluster's alarm notices are on. The mail goes through the server's mailer (SMTP, or the
+ * outbox folder), in English and Chinese; a mail that cannot be sent is logged, not retried.
+ * A database session's alarms (a notice rule matched a statement, or a block rule refused one)
+ * notify the database's own notice accounts.
+ *
+ * The row's `notice_accounts` are the accounts this alarm's mail reached (the mailer took it),
+ * not the accounts that would have been notified: the spec calls them the notified accounts,
+ * and an auditor reading "notified: nora" must be able to rely on nora having had a mail. The
+ * row is written at once with none, and the accounts are added when their mails have gone; an
+ * alarm whose mail was held back by the rate limit, or whose send failed, names nobody.
  */
 import {
   DATABASE_WAYS,
@@ -89,17 +95,21 @@ async function noticeAccounts(ctx: AppContext, networkId: number) {
 }
 
 /**
- * A session mails at most once a minute (every alarm is still a row): a script that trips the
- * filter a thousand times must not send a thousand mails to each notice account. Kept in this
- * replica's memory; with several replicas, each mails at most once a minute per session.
+ * The same alarm of a session mails at most once a minute (every alarm is still a row): a
+ * script that trips the filter a thousand times must not send a thousand mails to each notice
+ * account. "The same" is the same action and rule, so an intercept is never held back behind
+ * a notice, nor one rule behind another (the number of rules bounds the mails). Kept in this
+ * replica's memory; with several replicas, each mails at most once a minute per alarm.
  */
 const MAIL_EVERY_SECONDS = 60;
-const lastMailed = new Map<number, number>();
+const lastMailed = new Map<string, number>();
 
-function mayMail(connectionId: number, now: number): boolean {
-  for (const [id, at] of lastMailed) if (now - at >= MAIL_EVERY_SECONDS) lastMailed.delete(id);
-  if (lastMailed.has(connectionId)) return false;
-  lastMailed.set(connectionId, now);
+function mayMail(report: AlarmReport, now: number): boolean {
+  for (const [key, at] of lastMailed) if (now - at >= MAIL_EVERY_SECONDS) lastMailed.delete(key);
+  // JSON keeps a rule that contains the separator from colliding with another key.
+  const key = JSON.stringify([report.connectionId, report.action, report.rule]);
+  if (lastMailed.has(key)) return false;
+  lastMailed.set(key, now);
   return true;
 }
 
@@ -108,7 +118,8 @@ const stamp = (seconds: number): string =>
 
 /**
  * Writes the alarm log row and sends the notices. Resolves once the row is written; the mails
- * go on in the background (`onMailError` hears of a failure).
+ * go on in the background and the row gains the accounts they reached. `onMailError` hears of
+ * a mail that failed, or of a row that could not be updated afterwards.
  */
 export async function recordAlarm(
   ctx: AppContext,
@@ -118,7 +129,7 @@ export async function recordAlarm(
   const session = await sessionOf(ctx, report.connectionId);
   if (!session) return false;
   // A database's alarms go to its own notice accounts; a terminal's to its cluster's.
-  const notified = isDatabaseWay(session.way)
+  const toNotify = isDatabaseWay(session.way)
     ? session.resource_id !== null
       ? await databaseNoticeAccounts(ctx, session.resource_id)
       : []
@@ -126,7 +137,7 @@ export async function recordAlarm(
       ? await noticeAccounts(ctx, session.network_id)
       : [];
   const now = nowSeconds();
-  await ctx.db
+  const row = await ctx.db
     .insertInto('event_log')
     .values({
       company_id: session.company_id,
@@ -145,11 +156,13 @@ export async function recordAlarm(
       con_ip: session.client_ip,
       way: session.way,
       command: report.command,
-      notice_accounts: JSON.stringify(notified.map((a) => a.name)),
+      // Nobody yet: filled in below with the accounts the mail reached.
+      notice_accounts: '[]',
       created_at: now,
     })
-    .execute();
-  if (notified.length === 0 || !mayMail(report.connectionId, now)) return true;
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (toNotify.length === 0 || !mayMail(report, now)) return true;
   const values = (lang: 'en' | 'zh') => ({
     action: SECURITY_MODE_TEXT[report.action === 'intercept' ? 'intercepted' : 'noticed'][lang],
     time: stamp(now),
@@ -164,8 +177,25 @@ export async function recordAlarm(
   const { alarmSubject, alarmBody } = SECURITY_MODE_TEXT;
   const subject = fillText(alarmSubject.en, values('en'));
   const text = `${fillText(alarmBody.en, values('en'))}\n\n${fillText(alarmBody.zh, values('zh'))}\n`;
-  for (const to of notified) {
-    ctx.mailer.send({ to: to.account, subject, text }).catch(onMailError);
-  }
+  const sends = toNotify.map((to) =>
+    ctx.mailer.send({ to: to.account, subject, text }).then(
+      () => to.name,
+      (err: unknown) => {
+        onMailError(err);
+        return null;
+      },
+    ),
+  );
+  void Promise.all(sends)
+    .then(async (names) => {
+      const mailed = names.filter((name): name is string => name !== null);
+      if (mailed.length === 0) return;
+      await ctx.db
+        .updateTable('event_log')
+        .set({ notice_accounts: JSON.stringify(mailed) })
+        .where('id', '=', row.id)
+        .execute();
+    })
+    .catch(onMailError);
   return true;
 }
