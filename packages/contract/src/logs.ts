@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineRoute, roles } from './http';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 import { optionalQueryNumber } from './common';
+import { ALARM_ACTIONS } from './security-mode';
 
 /** System Log: every role but 3 (spec 2 §6), inside the System group (roles 1-4). */
 export const SYSTEM_LOG_ROLES = [1, 2, 4] as const;
@@ -163,7 +164,10 @@ export const AlarmLogRowSchema = z.object({
   resource_name: z.string(),
   project_name: z.string(),
   way: z.string(),
+  /** intercept: the command was blocked; notice: it ran and raised the alarm. */
+  event: z.enum(ALARM_ACTIONS),
   command: z.string(),
+  /** The accounts this alarm's mail reached (none while it is on its way, or when held back). */
   notice_accounts: z.array(z.string()),
 });
 

@@ -10,7 +10,10 @@ import { findDialog, renderApp } from '../../test/render';
 import { filterQuery } from './api';
 import { LOG_EVENTS } from './components/LogTab';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18next.changeLanguage('en_US');
+});
 
 const T = 1_700_000_000;
 
@@ -45,8 +48,20 @@ const ALARM = {
   resource_name: 'db-1',
   project_name: 'Ops',
   way: 'terminal',
+  event: 'intercept',
   command: 'rm -rf /',
   notice_accounts: ['ada@demo.local', 'sec@demo.local'],
+};
+
+/** A notice command that ran, and whose mail reached nobody. */
+const NOTICE = {
+  ...ALARM,
+  id: 8,
+  operation_time: T - 10,
+  resource_name: 'web-2',
+  event: 'notice',
+  command: 'sudo -l',
+  notice_accounts: [],
 };
 
 function serve(extra: Record<string, unknown> = {}) {
@@ -61,10 +76,29 @@ function serve(extra: Record<string, unknown> = {}) {
     },
     'GET /api/event/get_account_log': { objects: [team(1, 'addUser')], num_results: 1 },
     'GET /api/event/get_net_log': { objects: [], num_results: 0 },
-    'GET /api/event/get_notice_log': { objects: [ALARM], num_results: 1 },
-    'POST /api/event/alarm': ALARM,
+    'GET /api/event/get_notice_log': (call: RecordedCall) => {
+      const event = call.query.get('event');
+      const rows = [ALARM, NOTICE].filter((r) => !event || r.event === event);
+      return { objects: rows, num_results: rows.length };
+    },
+    'POST /api/event/alarm': (call: RecordedCall) =>
+      (call.body as { id: number }).id === NOTICE.id ? NOTICE : ALARM,
     ...extra,
   });
+}
+
+/** The alarm log's outcome column: ALARM's row blocked, NOTICE's alarm only. Returns NOTICE's row. */
+async function expectOutcomes(
+  title: string,
+  blocked: string,
+  noticed: string,
+): Promise<HTMLElement> {
+  const blockedRow = (await screen.findByText('db-1')).closest('tr') as HTMLElement;
+  expect(within(blockedRow).getByText(blocked)).toBeInTheDocument();
+  const noticedRow = screen.getByText('web-2').closest('tr') as HTMLElement;
+  expect(within(noticedRow).getByText(noticed)).toBeInTheDocument();
+  expect(screen.getByRole('columnheader', { name: title })).toBeInTheDocument();
+  return noticedRow;
 }
 
 function logCalls(calls: RecordedCall[], path: string): RecordedCall[] {
@@ -179,7 +213,38 @@ describe('system log page', () => {
     const panel = await findDialog('Alarm detail');
     expect(await within(panel).findByText('sec@demo.local')).toBeInTheDocument();
     expect(within(panel).getByText('rm -rf /')).toBeInTheDocument();
+    expect(within(panel).getByText('Blocked')).toBeInTheDocument();
     expect(calls.find((c) => c.path === '/api/event/alarm')?.body).toEqual({ id: 9 });
+  });
+
+  it('says whether each alarm was blocked or only raised, and filters by it', async () => {
+    const user = userEvent.setup({ delay: null });
+    const { calls } = serve();
+    renderApp('/system/log?type=alarmLogs');
+    await expectOutcomes('Outcome', 'Blocked', 'Alarm only');
+
+    await user.click(screen.getByRole('combobox', { name: 'Event type' }));
+    await user.click(await screen.findByTitle('Blocked'));
+    await user.click(screen.getByRole('button', { name: /Search/ }));
+    await waitFor(() =>
+      expect(logCalls(calls, '/api/event/get_notice_log').at(-1)?.query.get('event')).toBe(
+        'intercept',
+      ),
+    );
+    await waitFor(() => expect(screen.queryByText('web-2')).not.toBeInTheDocument());
+    const href = screen.getByRole('link', { name: /Export/ }).getAttribute('href') ?? '';
+    expect(new URL(href, 'http://console.local').searchParams.get('event')).toBe('intercept');
+  });
+
+  it('reads 已拦截 and 仅告警 in Chinese, in the list and the detail', async () => {
+    await i18next.changeLanguage('zh_CN');
+    serve();
+    renderApp('/system/log?type=alarmLogs');
+    const noticed = await expectOutcomes('处理结果', '已拦截', '仅告警');
+    await userEvent.setup({ delay: null }).click(noticed);
+    const panel = await findDialog('告警详情');
+    expect(await within(panel).findByText('sudo -l')).toBeInTheDocument();
+    expect(within(panel).getByText('仅告警')).toBeInTheDocument();
   });
 
   it('keeps role 3 and role 0 out (System Log is not theirs)', async () => {

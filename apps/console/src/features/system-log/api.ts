@@ -55,9 +55,7 @@ export function filterQuery(type: LogType, filters: LogFilters): FilterQuery {
   if (start) query.start_time = start.startOf('day').unix();
   if (end) query.end_time = end.startOf('day').unix() + LOG_END_PADDING_SECONDS;
   if (type === 'login' && filters.admin !== undefined) query.admin = filters.admin;
-  if ((type === 'team' || type === 'cluster' || type === 'project') && filters.event) {
-    query.event = filters.event;
-  }
+  if (type !== 'login' && filters.event) query.event = filters.event;
   const text = filters.text.trim();
   if (text) query[filters.searchKey] = text;
   return query as FilterQuery;

@@ -26,6 +26,7 @@ const COLUMNS: Record<LogType, string[]> = {
     'resource_name',
     'project_name',
     'way',
+    'event',
     'command',
     'notice_accounts',
   ],

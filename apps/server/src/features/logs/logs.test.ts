@@ -468,7 +468,7 @@ describe('system logs', () => {
         insertEvent(t, {
           company_id: company,
           log_type: 'alarm',
-          event: 'alarm',
+          event: 'intercept',
           account: 'log-login@demo.local',
           con_ip: '10.0.0.7',
           resource_name: 'db-1',
@@ -491,6 +491,7 @@ describe('system logs', () => {
         resource_name: 'db-1',
         project_name: 'Ops',
         way: 'mysql',
+        event: 'intercept',
         command: 'DROP TABLE users',
         notice_accounts: [ADMIN_EMAIL],
       });
@@ -505,6 +506,51 @@ describe('system logs', () => {
         expect(miss.statusCode, String(id)).toBe(404);
         expect(miss.json().code).toBe('NoteNotFound');
       }
+    });
+
+    it('says whether each alarm blocked its command or only noticed it, in the list, the detail and the export', async () => {
+      const companyId = await demoCompanyId(t);
+      const alarm = (event: string, command: string, notified: string[]) =>
+        insertEvent(t, {
+          company_id: companyId,
+          log_type: 'alarm',
+          event,
+          account: 'log-evt@demo.local',
+          con_ip: '10.9.9.9',
+          resource_name: 'web-9',
+          project_name: 'Ops',
+          way: 'ssh',
+          command,
+          notice_accounts: JSON.stringify(notified),
+          created_at: PAST + 10,
+        });
+      const blocked = await alarm('intercept', 'rm -rf /', ['nora']);
+      const noticed = await alarm('notice', 'sudo -l', []);
+      const mine = '&account_name=log-evt';
+      const list = (await admin.get(`/api/event/get_notice_log?page_size=100${mine}`)).json();
+      expect(list.objects.map((r: { id: number; event: string }) => [r.id, r.event])).toEqual([
+        [noticed, 'notice'],
+        [blocked, 'intercept'],
+      ]);
+      const onlyBlocked = (
+        await admin.get(`/api/event/get_notice_log?event=intercept${mine}`)
+      ).json();
+      expect(onlyBlocked.objects.map((r: { id: number }) => r.id)).toEqual([blocked]);
+      expect((await admin.post('/api/event/alarm', { id: noticed })).json()).toMatchObject({
+        event: 'notice',
+        notice_accounts: [],
+      });
+
+      const csv = await admin.get(`/api/event/sys_log_export?log_type=alarm${mine}`);
+      const lines = csv.body.slice(1).split('\r\n');
+      expect(lines[0]).toBe(
+        'operation_time (UTC),account_name,con_ip,resource_name,project_name,way,event,command,notice_accounts',
+      );
+      const stamp = new Date((PAST + 10) * 1000).toISOString().replace('T', ' ').slice(0, 19);
+      expect(lines.slice(1, 3)).toEqual([
+        `${stamp},log-evt@demo.local,10.9.9.9,web-9,Ops,ssh,notice,sudo -l,`,
+        `${stamp},log-evt@demo.local,10.9.9.9,web-9,Ops,ssh,intercept,rm -rf /,nora`,
+      ]);
     });
   });
 

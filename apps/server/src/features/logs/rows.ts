@@ -1,9 +1,19 @@
 /** Database rows to the wire shapes of spec 2 §3 (log rows). */
 import type { Selectable } from 'kysely';
+import { ALARM_ACTIONS, type AlarmAction } from '@portcullis/contract';
 import type { EventLogTable, LoginLogTable } from '../../db/schema';
 import { noticeAccounts } from './queries';
 
 type EventRow = Selectable<EventLogTable>;
+
+/**
+ * An alarm row's event as the wire names it. Only recordAlarm writes alarm rows, with an action
+ * the control channel's schema checked; should a row hold anything else, it reads as a notice,
+ * since claiming that a command was blocked when it may have run is the unsafe mistake.
+ */
+function alarmAction(event: string): AlarmAction {
+  return (ALARM_ACTIONS as readonly string[]).includes(event) ? (event as AlarmAction) : 'notice';
+}
 
 export const toRow = {
   login: (r: Selectable<LoginLogTable>) => ({
@@ -50,6 +60,7 @@ export const toRow = {
     resource_name: r.resource_name,
     project_name: r.project_name,
     way: r.way,
+    event: alarmAction(r.event),
     command: r.command,
     notice_accounts: noticeAccounts(r.notice_accounts),
   }),

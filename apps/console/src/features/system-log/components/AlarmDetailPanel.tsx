@@ -6,10 +6,14 @@ import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
 import { formatEpoch } from '../../../shared/time/format';
 import { useAlarmQuery, type AlarmLogRow } from '../api';
+import { alarmEventTag } from './columns';
 
 export const ALARM_DETAIL_PANEL = 'panel/system-log/alarm';
 
-/** One alarm, read afresh with POST /event/alarm, including whom it notified. */
+/**
+ * One alarm, read afresh with POST /event/alarm: whether its command was blocked, and whom its
+ * mail reached.
+ */
 export function AlarmDetailPanel({ row }: { row: AlarmLogRow | null }): ReactNode {
   const { t } = useTranslation();
   const { activeKey } = usePanel();
@@ -40,6 +44,7 @@ function AlarmDetail({ id }: { id: number }): ReactNode {
         { key: 'resource', label: t('system-log.col.resource'), children: a.resource_name || '-' },
         { key: 'project', label: t('system-log.col.workgroup'), children: a.project_name || '-' },
         { key: 'way', label: t('system-log.col.way'), children: a.way || '-' },
+        { key: 'event', label: t('system-log.col.outcome'), children: alarmEventTag(a.event, t) },
         {
           key: 'command',
           label: t('system-log.col.command'),

@@ -1,7 +1,8 @@
 /**
  * One log's filters and table. Filters apply on Search (the export link carries the applied
  * ones, so it downloads what the table shows); the event filter is offered on the team,
- * cluster and workgroup logs from their vocabularies, the account type on the login log, and
+ * cluster and workgroup logs from their vocabularies and on the alarm log (blocked or alarm
+ * only), the account type on the login log, and
  * the key picks which field the text filters (LOG_SEARCH_KEYS).
  */
 import { useState, type ReactNode } from 'react';
@@ -9,6 +10,7 @@ import { Button, Card, DatePicker, Empty, Input, Select, Space, Table } from 'an
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
+  ALARM_ACTIONS,
   ALL_ROLES,
   CLUSTER_EVENTS,
   LOG_SEARCH_KEYS,
@@ -37,7 +39,7 @@ export const LOG_EVENTS: Record<LogType, readonly string[] | null> = {
   team: TEAM_EVENTS,
   cluster: CLUSTER_EVENTS,
   project: PROJECT_EVENTS,
-  alarm: null,
+  alarm: ALARM_ACTIONS,
 };
 
 function emptyFilters(type: LogType): LogFilters {

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Button, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
-import { ROLE_NAMES, isRole, type LogType } from '@portcullis/contract';
+import { ROLE_NAMES, isRole, type AlarmAction, type LogType } from '@portcullis/contract';
 import { errorKey } from '../../../shared/i18n/errors';
 import { formatEpoch } from '../../../shared/time/format';
 import type { AlarmLogRow, LogRow } from '../api';
@@ -16,6 +16,11 @@ export function eventLabel(event: string, t: TFunction): string {
 /** A login failure's reason (a catalogue code) in the reader's language. */
 export function reasonLabel(reason: string, t: TFunction): string {
   return reason ? t(errorKey(reason), { defaultValue: reason, field: '' }) : '-';
+}
+
+/** Whether an alarm's command was blocked or ran and only raised the alarm, as a tag. */
+export function alarmEventTag(event: AlarmAction, t: TFunction): ReactNode {
+  return <Tag color={event === 'intercept' ? 'error' : 'warning'}>{eventLabel(event, t)}</Tag>;
 }
 
 function roleLabel(role: number | null, t: TFunction): string {
@@ -118,6 +123,12 @@ export function logColumns(
         textColumn('resource_name', t('system-log.col.resource')),
         textColumn('project_name', t('system-log.col.workgroup')),
         textColumn('way', t('system-log.col.way')),
+        {
+          key: 'event',
+          dataIndex: 'event',
+          title: t('system-log.col.outcome'),
+          render: (event: AlarmAction) => alarmEventTag(event, t),
+        },
         {
           key: 'command',
           dataIndex: 'command',
