@@ -43,7 +43,7 @@ import { registerCodeRoutes } from './features/codes/routes';
 import { registerRecordingRoutes } from './features/recordings/routes';
 import { registerActionLogRoutes } from './features/action-logs/routes';
 import { registerConnectionRoutes } from './features/sessions/connections-routes';
-import { endConnectionsLeftOpen } from './features/sessions/connections';
+import { endConnectionsOfLostGateways } from './features/sessions/connections';
 import { registerWebTerminalRoutes } from './features/web-terminal/routes';
 import { registerResourceNameRoutes } from './features/resource-names/routes';
 
@@ -92,7 +92,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     gateways: createGatewayHub(() => ctx),
     ...overrides,
   };
-  const leftOpen = await endConnectionsLeftOpen(ctx);
+  const leftOpen = await endConnectionsOfLostGateways(ctx, { unknown: true });
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,

@@ -169,6 +169,8 @@ export interface TunnelConnectionTable {
   op: Generated<string>;
   filename: Generated<string>;
   parent_id: number | null;
+  /** The gateway connection (agent row) that started the session (migration 017). */
+  agent_id: number | null;
 }
 
 /** A recording of one chunk so far, kept in the database (migration 016). */

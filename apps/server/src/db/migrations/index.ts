@@ -19,6 +19,7 @@ import * as fileLog from './013-file-log';
 import * as actionLogIndexes from './014-action-log-indexes';
 import * as actionLogSearchText from './015-action-log-search-text';
 import * as recordingInline from './016-recording-inline';
+import * as connectionAgent from './017-connection-agent';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '014-action-log-indexes': actionLogIndexes,
   '015-action-log-search-text': actionLogSearchText,
   '016-recording-inline': recordingInline,
+  '017-connection-agent': connectionAgent,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -248,6 +248,7 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           socket,
           link: {
             networkId: networkId!,
+            agentId: agent.id,
             send: (message, canWait) => {
               if (socket.readyState === socket.OPEN) {
                 send(socket, message, request.raw.socket, canWait);

@@ -2,8 +2,10 @@
  * Online connections (tunnel_connection rows): one per session a gateway opened, ended_at set
  * when it ends. Which gateway socket carries which session is kept in memory, so the server can
  * cut a session and end the rows of a gateway that went away.
- * Limits: with several replicas, a cut for a session carried through another replica needs
- * Redis pub/sub (not built yet); the row alone does not say which gateway carries it.
+ * Each row names the gateway connection (agent row) that started it, so that a server that
+ * starts ends only the rows whose gateway connection is gone, not those another replica's
+ * gateways carry. Limits: with several replicas, a cut for a session carried through another
+ * replica needs Redis pub/sub (not built yet).
  */
 import type { AppContext } from '../../context';
 import { prepared } from '../../db/prepared';
@@ -14,11 +16,13 @@ import type { Grant } from './grants';
 export interface ConnectionOrigin {
   way: string;
   clientIp: string;
+  /** The gateway connection (agent row) that carries it, when known. */
+  agentId?: number | undefined;
 }
 
 // Built once (db/prepared.ts): one of each per session.
 const insertConnection = prepared(
-  ['company', 'account', 'at', 'tunnel', 'resource', 'way', 'ip'],
+  ['company', 'account', 'at', 'tunnel', 'resource', 'way', 'ip', 'agent'],
   (db, v) =>
     db
       .insertInto('tunnel_connection')
@@ -31,6 +35,7 @@ const insertConnection = prepared(
         resource_id: v.resource,
         way: v.way,
         client_ip: v.ip,
+        agent_id: v.agent,
       })
       .returning('id'),
 );
@@ -57,6 +62,7 @@ export async function openConnection(
     resource: resolved.resource.id,
     way: origin.way,
     ip: origin.clientIp,
+    agent: origin.agentId ?? null,
   });
   if (!row) throw new Error('the new connection row has no id');
   return row.id;
@@ -77,17 +83,38 @@ export async function endConnections(ctx: AppContext, ids: number[]): Promise<vo
 }
 
 /**
- * At start-up no gateway is connected yet, so no session is online: rows a previous run left
- * open (it crashed or was killed before it could end them) are ended. Their gateways ended the
- * sessions themselves when the control channel went (gateway control/session-requests.ts); left
- * open, the rows stayed online for ever and a cut of them answered ok and reached nobody.
- * Returns how many there were.
+ * Rows whose gateway connection is gone: it ended (the agent row says so), or it has been silent
+ * past the heartbeat grace (its server died with it and could not say so). The gateway ended
+ * those sessions itself when its control channel went (gateway control/session-requests.ts);
+ * left open, the rows stayed online for ever and a cut of them answered ok and reached nobody.
+ * A row of a gateway connection that is still alive, on this replica or another, stays.
+ * `unknown`: rows that name no gateway connection (made before migration 017) go too: at
+ * start-up, where no gateway of this replica is connected yet. Returns how many were ended.
  */
-export async function endConnectionsLeftOpen(ctx: AppContext): Promise<number> {
+export async function endConnectionsOfLostGateways(
+  ctx: AppContext,
+  { unknown }: { unknown: boolean },
+): Promise<number> {
+  const now = nowSeconds();
   const result = await ctx.db
     .updateTable('tunnel_connection')
-    .set({ ended_at: nowSeconds() })
+    .set({ ended_at: now })
     .where('ended_at', 'is', null)
+    .where((eb) => {
+      const lost = eb.not(
+        eb.exists(
+          eb
+            .selectFrom('agent')
+            .select('agent.id')
+            .whereRef('agent.id', '=', 'tunnel_connection.agent_id')
+            .where('agent.disconnected_at', 'is', null)
+            .where('agent.last_seen_at', '>', now - ctx.config.gatewaySilenceSeconds),
+        ),
+      );
+      return unknown
+        ? eb.or([eb('tunnel_connection.agent_id', 'is', null), lost])
+        : eb.and([eb('tunnel_connection.agent_id', 'is not', null), lost]);
+    })
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

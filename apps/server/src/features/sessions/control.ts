@@ -37,6 +37,8 @@ import { sessionSqlPolicy } from './sql-policy';
 /** One greeted gateway connection, as the hub knows it. */
 export interface GatewayLink {
   networkId: number;
+  /** The agent row of this control channel (the gateway connection its sessions name). */
+  agentId?: number;
   /** `canWait`: the gateway does not wait on it; it may leave with the next message. */
   send(message: ServerMessage, canWait?: boolean): void;
   log: {
@@ -171,7 +173,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         'the cluster has more log filters than a session carries; the newest do not apply',
       );
     }
-    const id = await openConnection(ctx, grant, { way, clientIp });
+    const id = await openConnection(ctx, grant, { way, clientIp, agentId: link.agentId });
     if (closedLinks.has(link)) {
       // The gateway went while the row was written (its close already ended its sessions'
       // rows): it will never hear of this one, so the row ends now rather than stay online.

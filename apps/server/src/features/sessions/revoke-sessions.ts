@@ -14,6 +14,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { nowSeconds } from '../../lib/time';
+import { endConnectionsOfLostGateways } from './connections';
 import { cutSessions } from './connections-service';
 
 export const REVOKE_SWEEP_MS = 5_000;
@@ -82,7 +83,10 @@ export async function revokedReason(
   return 'AccountDisabled';
 }
 
-/** Runs the sweep while the app is up; a run still going when the next is due is not doubled. */
+/**
+ * Runs the sweep while the app is up (and ends the rows of gateway connections that are gone);
+ * a run still going when the next is due is not doubled.
+ */
 export function startRevokeSweep(app: FastifyInstance, ctx: AppContext): void {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
@@ -92,6 +96,10 @@ export function startRevokeSweep(app: FastifyInstance, ctx: AppContext): void {
     try {
       const cut = await cutRevokedSessions(ctx);
       if (cut > 0) app.log.info({ cut }, 'revoked sessions cut');
+      // Rows whose gateway connection died with another replica (or went silent): the
+      // gateway ended those sessions itself; nobody else is left to end their rows.
+      const lost = await endConnectionsOfLostGateways(ctx, { unknown: false });
+      if (lost > 0) app.log.info({ ended: lost }, 'sessions of lost gateway connections ended');
     } catch (err) {
       app.log.error({ err }, 'revoke sweep failed');
     } finally {
