@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineRoute, roles } from './http';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
+import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 import { optionalQueryNumber } from './common';
 import { ALARM_ACTIONS } from './security-mode';
 
@@ -95,7 +95,7 @@ export const LOG_SEARCH_KEYS = {
 const text = z.string().trim().max(200).optional();
 
 export const LogQuerySchema = z.object({
-  page_index: z.coerce.number().int().min(1).default(1),
+  page_index: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
   page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
   start_time: optionalQueryNumber(z.number().int().min(0)),
   end_time: optionalQueryNumber(z.number().int().min(0)),

@@ -25,7 +25,11 @@ describe('list pages at the edge', () => {
     );
     expect(far.statusCode).toBe(400);
     expect(far.json()).toMatchObject({ code: 'InvalidParameter' });
-    const logs = await admin.get('/api/search_tunnel?page_index=1000000000000000&page_size=25');
-    expect(logs.json()).toMatchObject({ code: 'InvalidParameter' });
+    for (const url of [
+      '/api/search_tunnel?page_index=1000000000000000&page_size=25',
+      '/api/event/get_login_log?page_index=1000000000000000&page_size=65535',
+    ]) {
+      expect((await admin.get(url)).json(), url).toMatchObject({ code: 'InvalidParameter' });
+    }
   });
 });
