@@ -7,6 +7,7 @@
  * gateways carry. Limits: with several replicas, a cut for a session carried through another
  * replica needs Redis pub/sub (not built yet).
  */
+import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import { prepared } from '../../db/prepared';
 import { nowSeconds } from '../../lib/time';
@@ -96,9 +97,17 @@ export async function endConnectionsOfLostGateways(
   { unknown }: { unknown: boolean },
 ): Promise<number> {
   const now = nowSeconds();
+  // They ended when their gateway lost its control channel: about when it was last heard from
+  // (or said goodbye), not now, which may be long after (the outage of a server that crashed).
+  const lastHeard = sql<number>`(select coalesce(agent.disconnected_at, agent.last_seen_at)
+    from agent where agent.id = tunnel_connection.agent_id)`;
+  const endedAt = sql<number>`case
+    when ${lastHeard} is null then ${now}
+    when ${lastHeard} < tunnel_connection.created_at then tunnel_connection.created_at
+    else ${lastHeard} end`;
   const result = await ctx.db
     .updateTable('tunnel_connection')
-    .set({ ended_at: now })
+    .set({ ended_at: endedAt })
     .where('ended_at', 'is', null)
     .where((eb) => {
       const lost = eb.not(
