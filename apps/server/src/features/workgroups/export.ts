@@ -38,10 +38,14 @@ async function allResources(
   return joinRows(ctx, links);
 }
 
-/** Cells are written as plain strings; a leading formula character is defused. */
-function cell(text: string): string {
-  return /^[=+\-@]/.test(text) ? `'${text}` : text;
-}
+/**
+ * What a cell of the export may hold: text and numbers, so never a formula. Text goes in as it
+ * is: ExcelJS writes a string as a text cell (a value and no `<f>`), which a spreadsheet shows
+ * and never evaluates, so `=1+1` or `-staging` opens as that text. A quote prefix protected
+ * nothing here and only corrupted names (`-staging` exported as `'-staging`); only a
+ * `{ formula }` value makes a formula cell, and this type admits none.
+ */
+type SheetCell = string | number;
 
 export async function exportWorkgroupResources(
   ctx: AppContext,
@@ -64,15 +68,16 @@ export async function exportWorkgroupResources(
       projectResource,
       resourceUsernames(resource, logins.get(resource.id) ?? []),
     );
-    sheet.addRow([
-      cell(resource.name),
+    const row: SheetCell[] = [
+      resource.name,
       RESOURCE_TYPES[resource.os as ResourceOs],
-      cell(resource.ip_address),
+      resource.ip_address,
       resource.port,
-      cell(network.name),
-      cell(users.join(';')),
-      cell(resource.databases),
-    ]);
+      network.name,
+      users.join(';'),
+      resource.databases,
+    ];
+    sheet.addRow(row);
   }
   sheet.columns.forEach((c) => (c.width = 24));
   return { file: Buffer.from(await book.xlsx.writeBuffer()), projectId: project.id };
