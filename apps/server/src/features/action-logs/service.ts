@@ -185,6 +185,35 @@ export function matching(ctx: AppContext, auth: AuthContext, q: SearchTunnelQuer
  */
 const SPARSE_MATCH = 50;
 
+/**
+ * The version of each cluster's newest gateway connection (the agent row connected last; the
+ * later id breaks a tie), in one query for a whole page or export. The newest, not the highest:
+ * `max()` over the text put `3.9.0` above `3.10.0`, and a cluster rolled back to an older
+ * gateway runs that one. Each cluster's rows are reached through the agent_network_live index.
+ */
+async function newestAgentVersions(
+  ctx: AppContext,
+  networkIds: number[],
+): Promise<Map<number, string>> {
+  if (networkIds.length === 0) return new Map();
+  const rows = await ctx.db
+    .selectFrom('network')
+    .where('network.id', 'in', [...new Set(networkIds)])
+    .select((eb) => [
+      'network.id',
+      eb
+        .selectFrom('agent')
+        .select('agent.version')
+        .whereRef('agent.network_id', '=', 'network.id')
+        .orderBy('agent.connected_at', 'desc')
+        .orderBy('agent.id', 'desc')
+        .limit(1)
+        .as('version'),
+    ])
+    .execute();
+  return new Map(rows.flatMap((r) => (r.version === null ? [] : [[r.id, r.version]])));
+}
+
 /** One page (or, for the export, the newest `limit`) of entries, and the whole match's count. */
 export async function searchActionLog(
   ctx: AppContext,
@@ -221,7 +250,7 @@ export async function searchActionLog(
     .leftJoin('resource', 'resource.id', 'tunnel_connection.resource_id')
     .leftJoin('tunnel', 'tunnel.id', 'tunnel_connection.tunnel_id')
     .where('tunnel_connection.id', 'in', page)
-    .select((eb) => [
+    .select([
       'tunnel_connection.id',
       'tunnel_connection.created_at',
       'tunnel_connection.ended_at',
@@ -239,15 +268,15 @@ export async function searchActionLog(
       'resource.ip_address as resource_ip',
       'tunnel.code_sealed',
       'tunnel.safe_mode',
-      eb
-        .selectFrom('agent')
-        .select((a) => a.fn.max('agent.version').as('v'))
-        .whereRef('agent.network_id', '=', 'resource.network_id')
-        .as('agent_version'),
+      'resource.network_id',
     ])
     .orderBy('tunnel_connection.created_at', 'desc')
     .orderBy('tunnel_connection.id', 'desc')
     .execute();
+  const versions = await newestAgentVersions(
+    ctx,
+    rows.flatMap((r) => (r.network_id === null ? [] : [r.network_id])),
+  );
   const data = rows.map((r): ActionLogEntry => {
     const end = r.ended_at ?? 0;
     return {
@@ -259,7 +288,7 @@ export async function searchActionLog(
       account_name: r.account_name ?? '',
       avatar: r.avatar ?? '',
       account_id: r.account_id,
-      agent_version: r.agent_version ?? '',
+      agent_version: r.network_id === null ? '' : (versions.get(r.network_id) ?? ''),
       start_date: r.created_at,
       date: end,
       connection_id: r.id,
