@@ -171,6 +171,11 @@ export interface TunnelConnectionTable {
   parent_id: number | null;
   /** The gateway connection (agent row) that started the session (migration 017). */
   agent_id: number | null;
+  /**
+   * 1 when the session ran in security mode, 0 when not, as it started (migration 018; null
+   * for a row from before with no code).
+   */
+  safe_mode: number | null;
 }
 
 /** A recording of one chunk so far, kept in the database (migration 016). */

@@ -20,6 +20,7 @@ import * as actionLogIndexes from './014-action-log-indexes';
 import * as actionLogSearchText from './015-action-log-search-text';
 import * as recordingInline from './016-recording-inline';
 import * as connectionAgent from './017-connection-agent';
+import * as connectionSafeMode from './018-connection-safe-mode';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '015-action-log-search-text': actionLogSearchText,
   '016-recording-inline': recordingInline,
   '017-connection-agent': connectionAgent,
+  '018-connection-safe-mode': connectionSafeMode,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -107,6 +107,7 @@ describe('GET /search_tunnel', () => {
           way: 'wetty',
           client_ip: '172.16.0.3',
           recording: 1,
+          safe_mode: 0, // as the server writes it when the session starts
         })
         .returning('id')
         .executeTakeFirstOrThrow()
@@ -124,6 +125,7 @@ describe('GET /search_tunnel', () => {
           way: 'ssh',
           client_ip: '172.16.0.3',
           recording: 1,
+          safe_mode: 0,
         },
         {
           company_id: companyId,
@@ -204,6 +206,12 @@ describe('GET /search_tunnel', () => {
     expect((await search(admin, 'resource_name=_%25')).total).toBe(2);
     expect((await search(admin, 'unsafe_mode=1')).total).toBe(2);
     expect((await search(admin, 'unsafe_mode=0')).total).toBe(0);
+    // Security mode turned on for the code afterwards does not rewrite the sessions it made
+    // (before, they were read through the code as it is now).
+    await t.ctx.db.updateTable('tunnel').set({ safe_mode: 1 }).execute();
+    expect((await search(admin, 'unsafe_mode=1')).total).toBe(2);
+    expect((await search(admin, 'unsafe_mode=0')).total).toBe(0);
+    await t.ctx.db.updateTable('tunnel').set({ safe_mode: 0 }).execute();
     expect((await search(admin, 'keywords=db_')).total).toBe(2);
     expect((await search(admin, 'keywords=192.168.1')).total).toBe(30);
     // Seven days back from T0 (the end padded past T0's sessions).

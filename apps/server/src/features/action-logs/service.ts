@@ -168,12 +168,8 @@ export function matching(ctx: AppContext, auth: AuthContext, q: SearchTunnelQuer
     );
   }
   if (q.unsafe_mode !== undefined) {
-    // unsafe_mode 1: the code's security mode was off (safe_mode 0).
-    const codes = sql`${ctx.db
-      .selectFrom('tunnel')
-      .select('tunnel.id')
-      .where('tunnel.safe_mode', '=', q.unsafe_mode === 1 ? 0 : 1)}`;
-    base = base.where(idIn(ctx, 'tunnel_connection.tunnel_id', codes));
+    // unsafe_mode 1: the session ran without security mode (safe_mode 0), as it started.
+    base = base.where('tunnel_connection.safe_mode', '=', q.unsafe_mode === 1 ? 0 : 1);
   }
   return base;
 }
@@ -267,7 +263,7 @@ export async function searchActionLog(
       'resource.name as resource_name',
       'resource.ip_address as resource_ip',
       'tunnel.code_sealed',
-      'tunnel.safe_mode',
+      'tunnel_connection.safe_mode',
       'resource.network_id',
     ])
     .orderBy('tunnel_connection.created_at', 'desc')

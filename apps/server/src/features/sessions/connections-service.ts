@@ -119,7 +119,7 @@ export async function listOnline(
         'resource.name as resource_name',
         'resource.ip_address as resource_ip',
         'resource.network_id',
-        'tunnel.safe_mode',
+        'tunnel_connection.safe_mode',
       ])
       .orderBy('tunnel_connection.created_at', 'desc')
       .orderBy('tunnel_connection.id', 'desc'),

@@ -19,11 +19,13 @@ export interface ConnectionOrigin {
   clientIp: string;
   /** The gateway connection (agent row) that carries it, when known. */
   agentId?: number | undefined;
+  /** Whether it runs in security mode (a command policy goes with its start). */
+  safeMode: boolean;
 }
 
 // Built once (db/prepared.ts): one of each per session.
 const insertConnection = prepared(
-  ['company', 'account', 'at', 'tunnel', 'resource', 'way', 'ip', 'agent'],
+  ['company', 'account', 'at', 'tunnel', 'resource', 'way', 'ip', 'agent', 'safe'],
   (db, v) =>
     db
       .insertInto('tunnel_connection')
@@ -37,6 +39,7 @@ const insertConnection = prepared(
         way: v.way,
         client_ip: v.ip,
         agent_id: v.agent,
+        safe_mode: v.safe,
       })
       .returning('id'),
 );
@@ -64,6 +67,7 @@ export async function openConnection(
     way: origin.way,
     ip: origin.clientIp,
     agent: origin.agentId ?? null,
+    safe: origin.safeMode ? 1 : 0,
   });
   if (!row) throw new Error('the new connection row has no id');
   return row.id;

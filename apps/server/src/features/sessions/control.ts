@@ -173,7 +173,12 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         'the cluster has more log filters than a session carries; the newest do not apply',
       );
     }
-    const id = await openConnection(ctx, grant, { way, clientIp, agentId: link.agentId });
+    const id = await openConnection(ctx, grant, {
+      way,
+      clientIp,
+      agentId: link.agentId,
+      safeMode: policy !== undefined,
+    });
     if (closedLinks.has(link)) {
       // The gateway went while the row was written (its close already ended its sessions'
       // rows): it will never hear of this one, so the row ends now rather than stay online.

@@ -20,7 +20,7 @@ export interface FileReport {
 export async function recordFileTransfer(ctx: AppContext, report: FileReport): Promise<boolean> {
   const session = await ctx.db
     .selectFrom('tunnel_connection')
-    .select(['company_id', 'account_id', 'tunnel_id', 'resource_id', 'client_ip'])
+    .select(['company_id', 'account_id', 'tunnel_id', 'resource_id', 'client_ip', 'safe_mode'])
     .where('id', '=', report.connectionId)
     .executeTakeFirst();
   if (!session) return false;

@@ -439,12 +439,22 @@ describe('security mode and the file log through a real gateway and sshd', () =>
   });
 
   it('does nothing to a session whose code has security mode off', async () => {
+    /** The action log's unsafe mode of the code's newest session. */
+    const newestUnsafe = async () =>
+      (await admin.get(`/api/search_tunnel?page_size=1&account_name=erin`)).json().data[0]
+        .unsafe_mode as number;
+    expect((await ssh(['true'])).code).toBe(0);
+    expect(await newestUnsafe()).toBe(0);
     const off = await erin.client.patch(`/api/tunnel/${code.id}`, { safe_mode: 0 });
     expect(off.statusCode, off.body).toBe(200);
     try {
       const res = await ssh([`rm -f ${victim}; echo gone`]);
       expect([res.code, res.stdout.toString()]).toEqual([0, 'gone\n']);
       expect(fs.existsSync(victim)).toBe(false);
+      // The log says how the session ran: unsafe, and the one before stays safe.
+      expect(await newestUnsafe()).toBe(1);
+      const two = (await admin.get('/api/search_tunnel?page_size=2&account_name=erin')).json();
+      expect(two.data.map((e: { unsafe_mode: number }) => e.unsafe_mode)).toEqual([1, 0]);
     } finally {
       await erin.client.patch(`/api/tunnel/${code.id}`, { safe_mode: 1 });
       expect((await ssh([`touch ${victim}`])).code).toBe(0);
