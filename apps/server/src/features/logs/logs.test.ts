@@ -5,9 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Insertable } from 'kysely';
 import { TEAM_EVENTS } from '@portcullis/contract';
-import type { EventLogTable } from '../../db/schema';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -20,6 +18,7 @@ import {
   type TestClient,
 } from '../../test/harness';
 import { createOtherTeam, OTHER_ADMIN, OTHER_TEAM, otherTeamAdmin } from '../team/test-fixtures';
+import { demoCompanyId, insertEvent } from './test-fixtures';
 
 interface TeamRow {
   id: number;
@@ -54,46 +53,6 @@ const TEAM_SETTINGS = {
 
 /** Epoch seconds of 2001-09-09, far before anything the tests do now. */
 const PAST = 1_000_000_000;
-
-/** Writes a log row directly, for times and alarms that no act of these tests produces. */
-async function insertEvent(
-  t: TestApp,
-  row: Partial<Insertable<EventLogTable>> &
-    Pick<Insertable<EventLogTable>, 'company_id' | 'log_type' | 'event' | 'created_at'>,
-): Promise<number> {
-  const full: Insertable<EventLogTable> = {
-    account_id: null,
-    account: '',
-    admin: null,
-    user: '',
-    group_name: '',
-    net_name: '',
-    resource_name: '',
-    shared_company_name: '',
-    project_name: '',
-    project_account: '',
-    con_ip: '',
-    way: '',
-    command: '',
-    notice_accounts: '[]',
-    ...row,
-  };
-  const inserted = await t.ctx.db
-    .insertInto('event_log')
-    .values(full)
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return inserted.id;
-}
-
-async function demoCompanyId(t: TestApp): Promise<number> {
-  const row = await t.ctx.db
-    .selectFrom('company')
-    .select('id')
-    .where('domain', '=', TEAM)
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
 
 describe('system logs', () => {
   let t: TestApp;

@@ -88,17 +88,24 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, logRoutes.exportLogs, async ({ query, request, reply }) => {
     const companyId = requireAuth(request).company.id;
     const type = query.log_type;
-    const rows: Record<string, unknown>[] =
+    const { rows, total }: { rows: Record<string, unknown>[]; total: number } =
       type === 'login'
-        ? (await loginPage(ctx, companyId, query, EXPORT_MAX_ROWS, 0)).rows.map(toRow.login)
-        : (await eventPage(ctx, companyId, type, query, EXPORT_MAX_ROWS, 0)).rows.map((r) =>
-            toRow[type](r),
-          );
+        ? await loginPage(ctx, companyId, query, EXPORT_MAX_ROWS, 0).then((p) => ({
+            rows: p.rows.map(toRow.login),
+            total: p.total,
+          }))
+        : await eventPage(ctx, companyId, type, query, EXPORT_MAX_ROWS, 0).then((p) => ({
+            rows: p.rows.map((r) => toRow[type](r)),
+            total: p.total,
+          }));
+    // Rows written between the read and the count can make the rows outnumber it.
+    const matched = Math.max(total, rows.length);
     const date = new Date().toISOString().slice(0, 10).replace(/-/g, '');
     return reply
       .header('content-disposition', `attachment; filename="${type}-logs-${date}.csv"`)
       .header('cache-control', 'no-store')
+      .header('x-total-count', String(matched))
       .type('text/csv; charset=utf-8')
-      .send(toCsv(type, rows));
+      .send(toCsv(type, rows, matched));
   });
 }
