@@ -17,9 +17,13 @@ import {
 } from '@portcullis/contract';
 import type { Outcome, SessionControlApi, StartedSession } from '../control/session-requests';
 import type { Logger } from '../core/logger';
-import { hideMatch, logFilterMatcher, recordingSpool, type Recordings } from '../recording';
-import { LOG_FILTER_HIDDEN } from '@portcullis/contract';
-import { createStatementLog, type StatementEntry, type StatementLog } from './statement-log';
+import { logFilterMatcher, recordingSpool, type Recordings } from '../recording';
+import {
+  alarmText,
+  createStatementLog,
+  type StatementEntry,
+  type StatementLog,
+} from './statement-log';
 
 export type DbKind = 'mysql' | 'postgresql';
 export type { StatementEntry } from './statement-log';
@@ -137,12 +141,8 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
       policy: started.sqlPolicy,
       logStatement: (entry) => log.write(entry),
       alarm(action, statement, rule) {
-        control.alarm(
-          connectionId,
-          action,
-          hideMatch(logFilter, statement, LOG_FILTER_HIDDEN.command).slice(0, 4000),
-          rule,
-        );
+        // The alarm row and its notice mails: password literals masked as in the log.
+        control.alarm(connectionId, action, alarmText(statement, logFilter, kind, 4000), rule);
       },
       onCut: (listener) => void cutListeners.push(listener),
       end() {
@@ -172,6 +172,7 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
       },
       onSpooled: () => options.recordings.track(connectionId),
       logFilter,
+      dialect: kind,
     });
     logger.info({ connection_id: connectionId, way: kind }, 'database session started');
     return session;

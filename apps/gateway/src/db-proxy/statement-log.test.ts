@@ -70,7 +70,7 @@ describe('statement log line', () => {
       },
     ];
     for (const entry of entries) {
-      const written = line(entry, undefined);
+      const written = line(entry, undefined, 'mysql');
       expect(written).toBe(reference(entry));
       expect(JSON.parse(written)).toEqual(JSON.parse(reference(entry)));
     }
@@ -84,6 +84,65 @@ describe('statement log line', () => {
   });
 });
 
+describe('password literals in the statement log', () => {
+  const at = (statement: string, error?: string): StatementEntry => ({
+    startedAt: 1_790_000_000_000,
+    database: 'mysql',
+    statement,
+    durationMs: 1,
+    ...(error !== undefined && { error }),
+  });
+
+  it('are masked in the written line, in the statement and in an error that quotes it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statement-log-'));
+    const log = createStatementLog({
+      dir,
+      connectionId: 11,
+      logger: silentLogger,
+      onFailure: () => undefined,
+      onSpooled: () => undefined,
+      dialect: 'mysql',
+    });
+    log.write(at("ALTER USER 'app'@'%' IDENTIFIED BY 'Sw0rdfish!'"));
+    log.write(
+      at(
+        "ALTER USERR 'app'@'%' IDENTIFIED BY 'Sw0rdfish!'",
+        "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near 'USERR 'app'@'%' IDENTIFIED BY 'Sw0rdfish!'' at line 1",
+      ),
+    );
+    log.write(at("SET PASSWORD FOR 'app'@'%' = PASSWORD('Sw0rdfish!'); SELECT 1"));
+    log.write(at('SELECT password FROM accounts'));
+    const rest = await log.close();
+    const written = rest!.data.toString('utf8');
+    expect(written).not.toContain('Sw0rdfish');
+    const lines = written
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { statement: string; error?: string });
+    expect(lines.map((l) => l.statement)).toEqual([
+      "ALTER USER 'app'@'%' IDENTIFIED BY '********'",
+      "ALTER USERR 'app'@'%' IDENTIFIED BY '********'",
+      "SET PASSWORD FOR 'app'@'%' = PASSWORD('********'); SELECT 1",
+      'SELECT password FROM accounts',
+    ]);
+    expect(lines[1]!.error).toContain("IDENTIFIED BY '********'' at line 1");
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('are masked in a PostgreSQL line, and in a statement cut at the size limit', () => {
+    const pg = line(
+      at("ALTER ROLE app WITH ENCRYPTED PASSWORD 'Sw0rdfish!'"),
+      undefined,
+      'postgresql',
+    );
+    expect(JSON.parse(pg).statement).toBe("ALTER ROLE app WITH ENCRYPTED PASSWORD '********'");
+    // The literal is cut in two by the limit: what is left of it is masked all the same.
+    const long = `CREATE ROLE app PASSWORD 'Sw0rdfish!${'x'.repeat(STATEMENT_LOG_TEXT_MAX)}'`;
+    const cut = JSON.parse(line(at(long), undefined, 'postgresql')).statement as string;
+    expect(cut).toBe(`CREATE ROLE app PASSWORD '********' [… ${long.length} characters in all]`);
+  });
+});
+
 describe('a statement log that cannot keep up', () => {
   it('ends the session once, and still writes every line it was given', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statement-log-'));
@@ -94,6 +153,7 @@ describe('a statement log that cannot keep up', () => {
       logger: silentLogger,
       onFailure: () => (failures += 1),
       onSpooled: () => undefined,
+      dialect: 'mysql',
     });
     // 100 statements of 64 KiB in one tick: far more than the 4 MiB that may wait.
     const big = 'x'.repeat(STATEMENT_LOG_TEXT_MAX - 100);
@@ -130,6 +190,7 @@ describe('a statement log in time', () => {
       logger: silentLogger,
       onFailure: () => undefined,
       onSpooled: () => (spooled.count += 1),
+      dialect: 'postgresql',
     });
 
   it('of a session that ends at once makes no file and hands its lines over', async () => {
@@ -179,6 +240,7 @@ describe('a statement log whose file cannot be made', () => {
       logger: silentLogger,
       onFailure: () => (failures += 1),
       onSpooled: () => undefined,
+      dialect: 'mysql',
     });
     log.write({ startedAt: Date.now(), database: 'db', statement: 'SELECT 9', durationMs: 1 });
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -201,6 +263,7 @@ describe('a statement log whose disk is full', () => {
       logger: silentLogger,
       onFailure: () => (failures += 1),
       onSpooled: () => undefined,
+      dialect: 'mysql',
     });
     const statement = (n: number): StatementEntry => ({
       startedAt: Date.now(),

@@ -16,6 +16,7 @@ import { hideMatch, type LogFilterMatcher } from '../recording';
 import { spoolFile } from '../recording/recorder';
 import { placeBlank } from '../recording/spool-blanks';
 import { createSpoolWriter, type SpoolWriter } from '../recording/spool-writer';
+import { scrubEcho, scrubPasswords, type ScrubDialect } from '../sql-audit/password-scrub';
 
 const FLUSH_MS = 250;
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
@@ -95,20 +96,51 @@ function databaseJson(name: string): string {
 /**
  * One JSON line, written out by hand: the same text JSON.stringify gives an object with these
  * keys in this order (strings escaped by JSON.stringify itself), at a fraction of the cost on a
- * path that runs for every statement.
+ * path that runs for every statement. Password literals are masked first (password-scrub.ts;
+ * a text without the words `password` or `identified` costs one search), in the statement and
+ * in an error that quotes it (MySQL's `near '…'`).
  */
-export function line(entry: StatementEntry, logFilter: LogFilterMatcher | undefined): string {
-  const text =
-    entry.statement.length > STATEMENT_LOG_TEXT_MAX
-      ? `${entry.statement.slice(0, STATEMENT_LOG_TEXT_MAX)} [… ${entry.statement.length} characters in all]`
-      : entry.statement;
+export function line(
+  entry: StatementEntry,
+  logFilter: LogFilterMatcher | undefined,
+  dialect: ScrubDialect,
+): string {
+  const long = entry.statement.length > STATEMENT_LOG_TEXT_MAX;
+  // Cut before masking: a literal cut in two is unterminated, and masked to the end.
+  const cut = long ? entry.statement.slice(0, STATEMENT_LOG_TEXT_MAX) : entry.statement;
+  const scrubbed = scrubPasswords(cut, dialect);
+  const text = long
+    ? `${scrubbed?.text ?? cut} [… ${entry.statement.length} characters in all]`
+    : (scrubbed?.text ?? cut);
   const statement = hideMatch(logFilter, text, LOG_FILTER_HIDDEN.command);
   let out = `{"time":"${isoTime(entry.startedAt)}","database":${databaseJson(entry.database)},"statement":${jsonString(statement)},"duration_ms":${Math.round(entry.durationMs * 1000) / 1000}`;
   if (entry.rows !== undefined) out += `,"rows":${entry.rows}`;
-  if (entry.error !== undefined) out += `,"error":${jsonString(entry.error)}`;
+  if (entry.error !== undefined) {
+    const error = scrubbed ? scrubEcho(entry.error, scrubbed.secrets) : entry.error;
+    out += `,"error":${jsonString(error)}`;
+  }
   if (entry.action) out += `,"action":"${entry.action}"`;
   if (entry.rule) out += `,"rule":${jsonString(entry.rule)}`;
   return `${out}}\n`;
+}
+
+/**
+ * A statement as an alarm row and its notice mails show it: cut to `max` characters, password
+ * literals masked, the cluster's log filters applied.
+ */
+export function alarmText(
+  statement: string,
+  logFilter: LogFilterMatcher | undefined,
+  dialect: ScrubDialect,
+  max: number,
+): string {
+  // Cut (generously) before masking: masking a 100 MB text for 4000 characters is waste.
+  const cut =
+    statement.length > STATEMENT_LOG_TEXT_MAX
+      ? statement.slice(0, STATEMENT_LOG_TEXT_MAX)
+      : statement;
+  const text = scrubPasswords(cut, dialect)?.text ?? cut;
+  return hideMatch(logFilter, text, LOG_FILTER_HIDDEN.command).slice(0, max);
 }
 
 export interface StatementLogOptions {
@@ -120,6 +152,8 @@ export interface StatementLogOptions {
   /** The spool file now exists (for the uploader to stream while the session runs). */
   onSpooled: () => void;
   logFilter?: LogFilterMatcher;
+  /** How the statements are read to mask their password literals. */
+  dialect: ScrubDialect;
 }
 
 /** Lines held in memory from which the spool file is made at once rather than at FLUSH_MS. */
@@ -131,7 +165,7 @@ const MEMORY_EAGER_BYTES = 64 * 1024;
  * query) touches no file: its lines go to the uploader from memory when it closes.
  */
 export function createStatementLog(options: StatementLogOptions): StatementLog {
-  const { dir, connectionId, logger, onFailure, logFilter } = options;
+  const { dir, connectionId, logger, onFailure, logFilter, dialect } = options;
   let memory: string[] = [];
   let memoryBytes = 0;
   let firstAt = 0;
@@ -175,7 +209,7 @@ export function createStatementLog(options: StatementLogOptions): StatementLog {
   return {
     write(entry) {
       if (closed) return;
-      const text = line(entry, logFilter);
+      const text = line(entry, logFilter, dialect);
       if (!spool) {
         memory.push(text);
         memoryBytes += text.length;

@@ -242,4 +242,64 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
     expect(Date.now() - at).toBeLessThan(1000);
     await setRules({});
   });
+
+  it('masks password literals in the statement log, in the statement and the error it got', async () => {
+    const client = await connect(code, { multipleStatements: true });
+    // The connect account (made by this test) sets its own password to what it is already.
+    await client.query(`SET PASSWORD = PASSWORD('${PASSWORD}'); SELECT 1`);
+    // MariaDB reads a bare '…' here as the hash, so the password goes in PASSWORD("…").
+    await client.query(`set password for current_user() = /* same */ password("${PASSWORD}")`);
+    // Refused (no CREATE USER privilege) and a syntax error that quotes the text back: both
+    // are logged with the error the server gave.
+    const other = `${SCRATCH}_other`.slice(0, 32);
+    await expect(
+      client.query(`ALTER USER '${other}'@'%' IDENTIFIED BY '${PASSWORD}'`),
+    ).rejects.toThrow(/denied/);
+    await expect(
+      client.query(`ALTER USERR '${other}'@'%' IDENTIFIED BY '${PASSWORD}'`),
+    ).rejects.toThrow(/syntax/);
+    await client.end();
+    const [row] = await connections();
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    const log = await downloadStatementLog(erin.client, row!.id, 5);
+    expect(JSON.stringify(log)).not.toContain(PASSWORD);
+    expect(log.map((l) => l.statement)).toEqual([
+      "SET PASSWORD = PASSWORD('********')",
+      'SELECT 1',
+      "set password for current_user() = /* same */ password('********')",
+      `ALTER USER '${other}'@'%' IDENTIFIED BY '********'`,
+      `ALTER USERR '${other}'@'%' IDENTIFIED BY '********'`,
+    ]);
+    expect(log[4]!.error).toMatch(/syntax.*'\*{8}'/);
+  });
+
+  it('masks password literals in alarm rows (and so in notice mails), let through or blocked', async () => {
+    const before = (await alarmsOf(t, { way: 'mysql' })).length;
+    await setRules({
+      block_pattern: [{ op: 'select', table: 'orders' }],
+      notice_pattern: [{ op: 'select' }],
+      notice_status: 1,
+      notice_accounts: [erin.id],
+    });
+    const client = await connect();
+    await client.query(`SELECT PASSWORD('${PASSWORD}') AS hash`);
+    await expect(
+      client.query(`SELECT item FROM orders WHERE PASSWORD('${PASSWORD}') <> ''`),
+    ).rejects.toThrow(/Portcullis blocked/);
+    await client.end();
+    await setRules({});
+    const alarms = await alarmsOf(t, { way: 'mysql' }, before + 2);
+    expect(alarms.map((a) => [a.event, a.command])).toEqual(
+      expect.arrayContaining([
+        ['notice', "SELECT PASSWORD('********') AS hash"],
+        ['intercept', "SELECT item FROM orders WHERE PASSWORD('********') <> ''"],
+      ]),
+    );
+    expect(JSON.stringify(alarms)).not.toContain(PASSWORD);
+    const [row] = await connections();
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    expect(JSON.stringify(await downloadStatementLog(erin.client, row!.id, 2))).not.toContain(
+      PASSWORD,
+    );
+  });
 });

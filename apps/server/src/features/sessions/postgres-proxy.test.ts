@@ -701,4 +701,39 @@ describe('the PostgreSQL proxy with a real gateway and PostgreSQL', () => {
       ).stdout,
     ).toBe('7\n');
   });
+
+  it('masks password literals in the statement log and the alarm row, however they are quoted', async () => {
+    // The connect role (made by this test) sets its own password to what it is already.
+    const before = (await alarmsOf(t, { event: 'notice', way: 'postgresql' })).length;
+    await setRules({
+      notice_pattern: [{ op: 'alter' }],
+      notice_status: 1,
+      notice_accounts: [erin.id],
+    });
+    const client = connect();
+    await client.connect();
+    await client.query(`ALTER ROLE ${ROLE} PASSWORD '${ROLE_PASSWORD}'`);
+    await client.query(
+      `alter role ${ROLE} with /* again */ encrypted password $p$${ROLE_PASSWORD}$p$; SELECT 1`,
+    );
+    await client.query(`ALTER USER ${ROLE} PASSWORD E'${ROLE_PASSWORD}'`);
+    await client.end();
+    await setRules({});
+    const [row] = await connections();
+    await until(async () => (await connections())[0]?.ended_at !== null);
+    const log = await statementLog(row!.id, 4);
+    expect(JSON.stringify(log)).not.toContain(ROLE_PASSWORD);
+    expect(log.map((l) => l.statement)).toEqual([
+      `ALTER ROLE ${ROLE} PASSWORD '********'`,
+      `alter role ${ROLE} with /* again */ encrypted password '********'`,
+      'SELECT 1',
+      `ALTER USER ${ROLE} PASSWORD E'********'`,
+    ]);
+    // The notice rule's alarm rows (and so their mails) show the masked text too.
+    const notices = await alarmsOf(t, { event: 'notice', way: 'postgresql' }, before + 3);
+    const commands = notices.map((n) => n.command).filter((c) => /^alter/i.test(c));
+    expect(commands).toHaveLength(3);
+    expect(JSON.stringify(commands)).not.toContain(ROLE_PASSWORD);
+    expect(commands).toContain(`ALTER ROLE ${ROLE} PASSWORD '********'`);
+  });
 });
