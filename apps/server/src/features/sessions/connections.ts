@@ -8,6 +8,7 @@
  * replica needs Redis pub/sub (not built yet).
  */
 import { sql } from 'kysely';
+import { HEARTBEAT_GRACE_SECONDS } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { prepared } from '../../db/prepared';
 import { nowSeconds } from '../../lib/time';
@@ -89,7 +90,7 @@ export async function endConnections(ctx: AppContext, ids: number[]): Promise<vo
 
 /**
  * Rows whose gateway connection is gone: it ended (the agent row says so), or it has been silent
- * past the heartbeat grace (its server died with it and could not say so). The gateway ended
+ * past HEARTBEAT_GRACE_SECONDS (its server died with it and could not say so). The gateway ended
  * those sessions itself when its control channel went (gateway control/session-requests.ts);
  * left open, the rows stayed online for ever and a cut of them answered ok and reached nobody.
  * A row of a gateway connection that is still alive, on this replica or another, stays.
@@ -105,15 +106,16 @@ export async function endConnectionsOfLostGateways(
   // (or said goodbye), not now, which may be long after (the outage of a server that crashed).
   const lastHeard = sql<number>`(select coalesce(agent.disconnected_at, agent.last_seen_at)
     from agent where agent.id = tunnel_connection.agent_id)`;
-  const endedAt = sql<number>`case
-    when ${lastHeard} is null then ${now}
-    when ${lastHeard} < tunnel_connection.created_at then tunnel_connection.created_at
-    else ${lastHeard} end`;
+  const later = sql.raw(ctx.dialect === 'sqlite' ? 'max' : 'greatest');
+  const endedAt = sql<number>`case when ${lastHeard} is null then ${now}
+    else ${later}(tunnel_connection.created_at, ${lastHeard}) end`;
   const result = await ctx.db
     .updateTable('tunnel_connection')
     .set({ ended_at: endedAt })
     .where('ended_at', 'is', null)
     .where((eb) => {
+      // Alive: connected, and heard from within the grace the console uses for "available"
+      // (heartbeats come every HEARTBEAT_SECONDS; a watchdog setting must not shorten this).
       const lost = eb.not(
         eb.exists(
           eb
@@ -121,7 +123,7 @@ export async function endConnectionsOfLostGateways(
             .select('agent.id')
             .whereRef('agent.id', '=', 'tunnel_connection.agent_id')
             .where('agent.disconnected_at', 'is', null)
-            .where('agent.last_seen_at', '>', now - ctx.config.gatewaySilenceSeconds),
+            .where('agent.last_seen_at', '>', now - HEARTBEAT_GRACE_SECONDS),
         ),
       );
       return unknown

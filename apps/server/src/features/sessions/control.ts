@@ -186,12 +186,15 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       return { refusal: refusalOf(new AppError('AgentError')) };
     }
     // A revocation (a code deleted, a member disabled) looked while this session was being
-    // checked and started, and may have missed its row: the row is checked itself.
-    const revoked =
-      revocationLookupCount() !== grant.lookupsBefore && (await revokedReason(ctx, id));
-    if (revoked) {
-      await endConnections(ctx, [id]);
-      return { refusal: refusalOf(new AppError(revoked)) };
+    // checked and started, and may have missed its row: the row is checked itself, again as
+    // long as another look-up began meanwhile (it may have missed the row as this check read).
+    for (let seen = grant.lookupsBefore; revocationLookupCount() !== seen;) {
+      seen = revocationLookupCount();
+      const revoked = await revokedReason(ctx, id);
+      if (revoked) {
+        await endConnections(ctx, [id]);
+        return { refusal: refusalOf(new AppError(revoked)) };
+      }
     }
     open.set(id, link);
     link.log.info(

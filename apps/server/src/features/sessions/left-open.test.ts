@@ -1,3 +1,4 @@
+import { HEARTBEAT_GRACE_SECONDS } from '@portcullis/contract';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { nowSeconds } from '../../lib/time';
@@ -69,7 +70,7 @@ describe('sessions a previous run of the server left online', () => {
     // Killed with its server: nothing said which gateway carried it (a row from before 017).
     const unknown = await session(t, null);
     const gone = await session(t, await agent(t, 5, true));
-    const silent = await session(t, await agent(t, t.ctx.config.gatewaySilenceSeconds + 5));
+    const silent = await session(t, await agent(t, HEARTBEAT_GRACE_SECONDS + 5));
     // Carried by a gateway connected to another replica, heard from a second ago.
     const alive = await session(t, await agent(t, 1));
 
@@ -90,7 +91,7 @@ describe('sessions a previous run of the server left online', () => {
     const unknown = await session(t, null);
     expect(await endConnectionsOfLostGateways(t.ctx, { unknown: false })).toBe(0);
     // The replica it was connected to died: nobody marks it disconnected, it just goes quiet.
-    const lastHeard = nowSeconds() - t.ctx.config.gatewaySilenceSeconds - 1;
+    const lastHeard = nowSeconds() - HEARTBEAT_GRACE_SECONDS - 1;
     await t.ctx.db
       .updateTable('agent')
       .set({ last_seen_at: lastHeard })
@@ -101,6 +102,16 @@ describe('sessions a previous run of the server left online', () => {
     expect(await endedAt(t, row)).toBe(lastHeard);
     // A row that names no gateway connection is left to the start-up.
     expect(await endedAt(t, unknown)).toBeNull();
+    await t.close();
+  });
+
+  it('keeps the rows of a gateway heard from within the grace, however short its watchdog', async () => {
+    // A watchdog of 1 s (GATEWAY_SILENCE_SECONDS): heartbeats still come only every 10 s.
+    const t = await createTestApp({ GATEWAY_SILENCE_SECONDS: '1' });
+    const row = await session(t, await agent(t, 12));
+    // Before, a gateway not heard from for longer than the watchdog lost its rows to the sweep.
+    expect(await endConnectionsOfLostGateways(t.ctx, { unknown: false })).toBe(0);
+    expect(await endedAt(t, row)).toBeNull();
     await t.close();
   });
 });
