@@ -234,9 +234,9 @@ export function describeRule(rule: SqlRule): string {
 }
 
 export function ruleMatches(rule: SqlRule, statement: StatementFacts): boolean {
-  const touches = statement.kind === rule.op || statement.accesses.some((a) => a.op === rule.op);
-  if (!rule.table) return touches;
-  if (touches && statement.tablesUnknown) return true;
+  if (!rule.table) {
+    return statement.kind === rule.op || statement.accesses.some((a) => a.op === rule.op);
+  }
   const target = ruleTarget(rule);
   return statement.accesses.some(
     (a) => (a.op === rule.op || a.op === RENAMES) && tableMatches(target, a),

@@ -8,7 +8,13 @@
  */
 import type { AST } from 'node-sql-parser';
 import type { LexedText, Segment } from './lexed';
-import { READ_KINDS, RENAMES, type StatementFacts, type TableAccess } from './types';
+import {
+  READ_KINDS,
+  RENAMES,
+  everyTableAccesses,
+  type StatementFacts,
+  type TableAccess,
+} from './types';
 
 /** Kinds named by node-sql-parser's `type` where ours differ. */
 const KIND_OF_TYPE: Record<string, string> = { desc: 'describe', load_data: 'load' };
@@ -71,7 +77,7 @@ export function factsOf(
   }
   if (type === 'delete') accesses.push(...deleteTargets(ast));
   if (type === 'rename' || type === 'alter') accesses.push(...renamedTables(ast));
-  let tablesUnknown = false;
+  let reachesUnnamed = false;
   let writesFile = false;
   if (type === 'replace') {
     // REPLACE deletes the rows it replaces.
@@ -94,13 +100,13 @@ export function factsOf(
   if (type === 'grant' || type === 'revoke') {
     const levels = (ast.on?.priv_level ?? []) as { prefix?: string; name?: string }[];
     for (const level of levels) {
-      if (!level.name || level.name === '*') tablesUnknown = true;
+      if (!level.name || level.name === '*') reachesUnnamed = true;
       else accesses.push(access(type, level.name, level.prefix ?? 'null'));
     }
-    if (levels.length === 0) tablesUnknown = true;
+    if (levels.length === 0) reachesUnnamed = true;
   }
   if (type === 'drop' && (ast.keyword === 'database' || ast.keyword === 'schema')) {
-    tablesUnknown = true; // drops every table in it
+    reachesUnnamed = true; // drops every table in it
   }
   const opaque = OPAQUE_TYPES.has(type);
   const changes =
@@ -110,7 +116,8 @@ export function factsOf(
     SEQUENCE_CHANGE.test(code) ||
     !READ_KINDS.has(kind) ||
     accesses.some((a) => a.op !== 'select' && a.op !== 'show');
-  return { text, kind, accesses, tablesUnknown, changes, opaque, unreadable: false };
+  if (reachesUnnamed) accesses.push(...everyTableAccesses(kind, accesses));
+  return { text, kind, accesses, changes, opaque, unreadable: false };
 }
 
 /** A FROM entry or DELETE target as node-sql-parser gives it (a subquery has `expr`). */
@@ -245,7 +252,6 @@ export function readSessionStatement(
     text,
     kind,
     accesses: [],
-    tablesUnknown: false,
     changes: false,
     opaque: false,
     unreadable: false,

@@ -102,7 +102,6 @@ const withText = (facts: StatementFacts, text: string): StatementFacts => ({
   text,
   kind: facts.kind,
   accesses: facts.accesses,
-  tablesUnknown: facts.tablesUnknown,
   changes: facts.changes,
   opaque: facts.opaque,
   unreadable: facts.unreadable,

@@ -20,6 +20,7 @@ import {
   EVERY_TABLE,
   READ_KINDS,
   RENAMES,
+  everyTableAccesses,
   unreadableFacts,
   type Description,
   type StatementFacts,
@@ -168,11 +169,11 @@ function describeStatement(text: string, stmt: Node): StatementFacts {
   // referencing a, DROP DOMAIN d CASCADE drops their columns of that domain (and so on for
   // types, functions, extensions, servers), ALTER TABLE ... DROP ... CASCADE other tables'
   // foreign keys. A rule of the statement's op on any table matches it (fail closed).
-  let tablesUnknown = cascades(type, body);
+  let reachesUnnamed = cascades(type, body);
   if (type === 'DropStmt') {
     const removeType = String(body.removeType);
     if (TABLE_LIKE.has(removeType)) accesses.push(...droppedTables(body.objects));
-    else if (removeType === 'OBJECT_SCHEMA') tablesUnknown = true;
+    else if (removeType === 'OBJECT_SCHEMA') reachesUnnamed = true;
   } else if (
     type === 'DropdbStmt' ||
     type === 'DropOwnedStmt' ||
@@ -180,11 +181,11 @@ function describeStatement(text: string, stmt: Node): StatementFacts {
     type === 'AlterDefaultPrivilegesStmt' ||
     (type === 'AlterRoleStmt' && kind !== 'alter')
   ) {
-    tablesUnknown = true;
+    reachesUnnamed = true;
   } else if (type === 'GrantStmt') {
     const onTables = body.objtype === 'OBJECT_TABLE' && body.targtype === 'ACL_TARGET_OBJECT';
     if (onTables) walk(body.objects, kind, accesses);
-    else tablesUnknown = true;
+    else reachesUnnamed = true;
   } else if (type === 'CopyStmt') {
     walk(body.relation, body.is_from ? 'insert' : 'select', accesses);
     walk(body.query, 'select', accesses);
@@ -202,7 +203,8 @@ function describeStatement(text: string, stmt: Node): StatementFacts {
     (SEQUENCE_WORD.test(text) && callsSequenceChange(body)) ||
     (type !== 'CopyStmt' && !READ_KINDS.has(kind)) ||
     accesses.some((a) => a.op !== 'select');
-  return { text, kind, accesses, tablesUnknown, changes, opaque, unreadable: false };
+  if (reachesUnnamed) accesses.push(...everyTableAccesses(kind, accesses));
+  return { text, kind, accesses, changes, opaque, unreadable: false };
 }
 
 function kindOf(type: string, body: Node): string {

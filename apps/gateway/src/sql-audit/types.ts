@@ -27,18 +27,26 @@ export const RENAMES = 'rename';
 /** The table of an access to every table (of its schema, when it has one). */
 export const EVERY_TABLE = '*';
 
+/**
+ * For a statement that acts on tables it does not name (DROP SCHEMA, GRANT ... ON ALL TABLES,
+ * GRANT ON *.*, a CASCADE): an access to every table for each op it has (its kind and its
+ * accesses' ops), so that a rule of any of those ops matches it whatever the rule's table.
+ * {@link RENAMES} is left out: it would match every rule naming a table, whatever its op.
+ */
+export function everyTableAccesses(kind: string, accesses: readonly TableAccess[]): TableAccess[] {
+  const ops = new Set([kind, ...accesses.map((a) => a.op)]);
+  ops.delete(RENAMES);
+  return [...ops].map((op) => ({ op, table: EVERY_TABLE }));
+}
+
 /** One statement as the parser read it. */
 export interface StatementFacts {
   /** The statement's text as the client sent it, trimmed. */
   text: string;
   /** Lower-case kind: select, insert, set, show, begin, ... (see READ_KINDS below). */
   kind: string;
+  /** A statement that acts on tables it does not name has {@link everyTableAccesses}. */
   accesses: TableAccess[];
-  /**
-   * The statement acts on tables it does not name (DROP SCHEMA, GRANT ... ON ALL TABLES, GRANT
-   * ON *.*): a rule with this op matches it whatever the rule's table.
-   */
-  tablesUnknown: boolean;
   /** Changes data or schema (or might: unknown kinds count as changes). */
   changes: boolean;
   /** Runs statements the parser cannot see (DO, CALL, EXECUTE). */
@@ -92,8 +100,7 @@ export function unreadableFacts(text: string): StatementFacts {
   return {
     text,
     kind: 'other',
-    accesses: [],
-    tablesUnknown: true,
+    accesses: everyTableAccesses('other', []),
     changes: true,
     opaque: false,
     unreadable: true,
