@@ -207,6 +207,20 @@ describe.each(DIALECTS)('%s', (dialect) => {
     passed(dialect, 'ALTER TABLE orders RENAME TO o2', policy([{ op: 'delete' }]));
   });
 
+  it('names the first rule in policy order that a rename matches, whatever its op', () => {
+    // By op, the drop rules come first (drop was the first op named); in policy order, delete.
+    const rules: SqlRule[] = [
+      { op: 'drop', table: 'customers' },
+      { op: 'delete', table: 'orders' },
+      { op: 'drop', table: 'orders' },
+    ];
+    expect(blocked(dialect, 'ALTER TABLE orders RENAME TO o2', policy(rules))).toMatchObject({
+      rule: { op: 'delete', table: 'orders' },
+    });
+    const verdict = passed(dialect, 'ALTER TABLE orders RENAME TO o2', policy([], rules));
+    expect(verdict.notices).toEqual([rules[1], rules[2]]);
+  });
+
   it('matches grants on the named table, and on every table', () => {
     const grantOrders = policy([{ op: 'grant', table: 'orders' }]);
     blocked(dialect, 'GRANT SELECT ON shop.orders TO someone', grantOrders);

@@ -209,8 +209,10 @@ function candidatesFor(
   if (index.size === 0) return [];
   const ops = new Set([statement.kind, ...statement.accesses.map((a) => a.op)]);
   const found: IndexedRule[] = [];
-  for (const op of ops.has(RENAMES) ? index.keys() : ops) found.push(...(index.get(op) ?? []));
-  return ops.size > 1 ? found.sort((a, b) => a.order - b.order) : found;
+  const renames = ops.has(RENAMES);
+  for (const op of renames ? index.keys() : ops) found.push(...(index.get(op) ?? []));
+  // From more than one op's list, they are put back in policy order.
+  return renames || ops.size > 1 ? found.sort((a, b) => a.order - b.order) : found;
 }
 
 function firstMatch(
