@@ -182,6 +182,13 @@ describe('CommandFilter without a pty', () => {
     expect(quoted.forward.toString()).toBe('echo ok\n');
   });
 
+  it('reads a quote inside backquotes as bash does, so it does not hide a joined command', () => {
+    // `echo '` runs in the substitution; the backslash-newline after it joins `rm x`.
+    const res = make('lines').send("echo `echo '`; r\\\nm x\necho ok\n");
+    expect(res.forward.toString()).toBe('echo ok\n');
+    expect(res.blocked).toEqual({ command: "echo `echo '`; r\\\nm x", rule: 'rm' });
+  });
+
   it('follows a here-document, so a quote in its body does not hide the command after it', () => {
     const res = make('lines').send("cat <<EOF\nit's\nEOF\nrm x\necho ok\n");
     expect(res.forward.toString()).toBe("cat <<EOF\nit's\nEOF\necho ok\n");

@@ -31,7 +31,13 @@ import {
   type AlarmAction,
   type CommandPolicy,
 } from '@portcullis/contract';
-import { matchCommand } from './command-match';
+import {
+  compileRules,
+  matchReading,
+  readLine,
+  type CompiledRule,
+  type Reading,
+} from './command-match';
 import { ContinuationScanner } from './continuation';
 import { LineEditor, type KeyKind } from './line-editor';
 import { commandOf, ScreenLine } from './screen-line';
@@ -104,22 +110,37 @@ interface Judged {
   verdict: Verdict | null;
 }
 
+/** A session's policy with each rule's words split once, so an Enter only parses the line. */
+interface CompiledPolicy {
+  intercept: CompiledRule[];
+  notice: CompiledRule[];
+}
+
+function compilePolicy(policy: CommandPolicy): CompiledPolicy {
+  return { intercept: compileRules(policy.intercept), notice: compileRules(policy.notice) };
+}
+
 /**
  * The strictest verdict over readings of a line (first intercept, else first notice). A
  * multi-line reading is also judged line by line: the shell may run its lines apart (a
  * here-document's end, which the parser does not follow, or a paste into a shell without
- * bracketed paste).
+ * bracketed paste). Each line is parsed once, and its parse matched against both lists.
  */
-function strictest(policy: CommandPolicy, readings: string[], notices: boolean): Judged {
+function strictest(policy: CompiledPolicy, readings: string[], notices: boolean): Judged {
   const lists = notices ? (['intercept', 'notice'] as const) : (['intercept'] as const);
+  if (lists.every((action) => policy[action].length === 0)) {
+    return { command: readings[0] ?? '', verdict: null };
+  }
+  const parsed: { command: string; reading: Reading | null }[] = [];
+  for (const command of readings) {
+    if (command.trim() === '') continue;
+    const parts = command.includes('\n') ? [command, ...command.split('\n')] : [command];
+    for (const part of parts) parsed.push({ command, reading: readLine(part) });
+  }
   for (const action of lists) {
-    for (const command of readings) {
-      if (command.trim() === '') continue;
-      const parts = command.includes('\n') ? [command, ...command.split('\n')] : [command];
-      for (const part of parts) {
-        const match = matchCommand(part, policy[action]);
-        if (match) return { command, verdict: { action, rule: match.rule } };
-      }
+    for (const { command, reading } of parsed) {
+      const match = matchReading(reading, policy[action]);
+      if (match) return { command, verdict: { action, rule: match.rule } };
     }
   }
   return { command: readings[0] ?? '', verdict: null };
@@ -127,6 +148,10 @@ function strictest(policy: CommandPolicy, readings: string[], notices: boolean):
 
 /** Checks one command line and reports an intercept or notice through `onAlarm`. */
 export function judge(policy: CommandPolicy, line: string, onAlarm: OnAlarm): Verdict | null {
+  return judgeCompiled(compilePolicy(policy), line, onAlarm);
+}
+
+function judgeCompiled(policy: CompiledPolicy, line: string, onAlarm: OnAlarm): Verdict | null {
   const { verdict } = strictest(policy, [line], true);
   if (verdict) onAlarm(verdict.action, clip(line), verdict.rule);
   return verdict;
@@ -155,13 +180,18 @@ export class CommandFilter {
   private held: Buffer[] = [];
   private heldSize = 0;
   private lineParts: Buffer[] = [];
+  /** Complete lines in `held` (lines mode): none means the command is one line. */
+  private heldLines = 0;
   private readonly scanner = new ContinuationScanner();
+  private readonly policy: CompiledPolicy;
 
   constructor(
-    private readonly policy: CommandPolicy,
+    policy: CommandPolicy,
     private readonly mode: 'terminal' | 'lines',
     private readonly onAlarm: OnAlarm,
-  ) {}
+  ) {
+    this.policy = compilePolicy(policy);
+  }
 
   input(data: Buffer): FilterResult {
     return this.mode === 'terminal' ? this.terminal(data) : this.lines(data);
@@ -203,17 +233,26 @@ export class CommandFilter {
   /** End of input: a held last command without its newline is checked (lines mode). */
   end(): FilterResult {
     const rest = Buffer.concat(this.held);
+    this.scanner.reset();
+    if (rest.length === 0) {
+      this.release();
+      return { forward: rest, blocked: null };
+    }
+    return this.release(rest, rest.toString('utf8').replace(/\r?\n$/, ''));
+  }
+
+  /** Empties the held command; `bytes` (whose text is `text`) go on unless it is blocked. */
+  private release(bytes: Buffer = Buffer.alloc(0), text = ''): FilterResult {
     this.held = [];
     this.lineParts = [];
     this.heldSize = 0;
-    this.scanner.reset();
-    if (rest.length === 0) return { forward: rest, blocked: null };
-    const text = rest.toString('utf8').replace(/\r?\n$/, '');
-    const verdict = judge(this.policy, text, this.onAlarm);
+    this.heldLines = 0;
+    if (bytes.length === 0) return { forward: bytes, blocked: null };
+    const verdict = judgeCompiled(this.policy, text, this.onAlarm);
     if (verdict?.action === 'intercept') {
       return { forward: Buffer.alloc(0), blocked: { command: text, rule: verdict.rule } };
     }
-    return { forward: rest, blocked: null };
+    return { forward: bytes, blocked: null };
   }
 
   private terminal(data: Buffer): FilterResult {
@@ -350,12 +389,23 @@ export class CommandFilter {
     for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, from)) {
       const piece = data.subarray(from, nl + 1);
       from = nl + 1;
-      const line = Buffer.concat([...this.lineParts, piece]).toString('utf8');
-      this.lineParts = [];
-      this.hold(piece);
-      const open = this.scanner.push(line.replace(/\r?\n$/, ''));
-      if (open && this.heldSize <= HOLD_MAX) continue;
-      const command = this.end();
+      const bytes = this.lineParts.length === 0 ? piece : Buffer.concat([...this.lineParts, piece]);
+      // Without its newline (`\r\n` or `\n`); ASCII bytes, so cut before decoding.
+      const cut = bytes.length > 1 && bytes[bytes.length - 2] === 0x0d ? 2 : 1;
+      const line = bytes.toString('utf8', 0, bytes.length - cut);
+      const open = this.scanner.push(line);
+      let command: FilterResult;
+      if (!open && this.heldLines === 0) {
+        // A command of one line (the common case): judged as decoded for the scanner, and
+        // passed on without copying it again. The scanner is back in its start state.
+        command = this.release(bytes, line);
+      } else {
+        this.lineParts = [];
+        this.hold(piece);
+        this.heldLines += 1;
+        if (open && this.heldSize <= HOLD_MAX) continue;
+        command = this.end();
+      }
       out.push(command.forward);
       blocked ??= command.blocked;
     }

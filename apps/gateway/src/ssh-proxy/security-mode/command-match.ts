@@ -51,23 +51,41 @@ const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const MAX_DEPTH = 8;
 
 /** What a command line runs, as far as its text tells. */
-interface Reading {
+export interface Reading {
   /** Every command, name first: each stage of a wrapper chain (`sudo rm x`: sudo, then rm). */
   commands: string[][];
   /** Some command starts a shell that reads commands from its input (`bash`, `sudo -i`). */
   shell: boolean;
 }
 
-/** The first rule (intercept list order) the line runs, or null. */
-export function matchCommand(line: string, rules: readonly string[]): Match | null {
-  const parsed = rules.map((rule) => ({ rule, words: ruleWords(rule) })).filter((r) => r.words[0]);
-  if (parsed.length === 0) return null;
-  const reading = read(line);
-  if (!reading) return { rule: parsed[0]!.rule };
-  for (const { rule, words: wanted } of parsed) {
+/** A rule with its words split once (the policy is fixed for a session). */
+export interface CompiledRule {
+  rule: string;
+  words: string[];
+}
+
+/** Splits each rule into its words, dropping rules with none. */
+export function compileRules(rules: readonly string[]): CompiledRule[] {
+  return rules.map((rule) => ({ rule, words: ruleWords(rule) })).filter((r) => r.words[0]);
+}
+
+/** The first rule (list order) of a line's reading (see {@link readLine}), or null. */
+export function matchReading(
+  reading: Reading | null,
+  rules: readonly CompiledRule[],
+): Match | null {
+  if (rules.length === 0) return null;
+  if (!reading) return { rule: rules[0]!.rule }; // too deep to read: fail closed
+  for (const { rule, words: wanted } of rules) {
     if (reading.commands.some((cmd) => runs(cmd, wanted))) return { rule };
   }
   return null;
+}
+
+/** The first rule (intercept list order) the line runs, or null. */
+export function matchCommand(line: string, rules: readonly string[]): Match | null {
+  const compiled = compileRules(rules);
+  return compiled.length === 0 ? null : matchReading(readLine(line), compiled);
 }
 
 /**
@@ -77,7 +95,7 @@ export function matchCommand(line: string, rules: readonly string[]): Match | nu
  * data (rsync's and git's protocols, a file piped to `cat`), which a line filter must not hold.
  */
 export function readsCommands(command: string): boolean {
-  const reading = read(command);
+  const reading = readLine(command);
   return reading === null || reading.shell;
 }
 
@@ -86,7 +104,8 @@ function ruleWords(rule: string): string[] {
   return tokens(rule).map((t) => t.text);
 }
 
-function read(line: string): Reading | null {
+/** Every command the line runs; null when nested too deep to read. */
+export function readLine(line: string): Reading | null {
   const reading: Reading = { commands: [], shell: false };
   return collect(line, reading, 0) ? reading : null;
 }

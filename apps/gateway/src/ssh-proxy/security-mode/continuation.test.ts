@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { scpDirection } from '../file-log/scp';
 import { continues } from './continuation';
-import { isPlainCommand } from './shell-syntax';
+import { matchCommand } from './command-match';
+import { isPlainCommand, joinContinuations } from './shell-syntax';
 
 describe('continues', () => {
   it.each([
@@ -34,6 +35,32 @@ describe('continues', () => {
     "echo $'it\\'s'",
   ])('ends at %j', (text) => {
     expect(continues(text)).toBe(false);
+  });
+});
+
+describe('backquotes, read as bash reads them', () => {
+  // Bash reads a backquote to the next unescaped one (quotes inside do not hide it), and
+  // nests one inside double quotes; `bash -n` agrees with each case. (Dash lets a quote
+  // inside backquotes run on: `echo \`echo '\`` goes on there.)
+  it.each(['echo `ls', 'echo "a `echo b', 'echo `echo r\\'])('goes on after %j', (text) => {
+    expect(continues(text)).toBe(true);
+  });
+
+  it.each([
+    "echo `echo '`",
+    'echo `echo "` x',
+    'echo "a `echo "b"` c"',
+    'echo "a `b" c` d"',
+    'echo `a\\`b` c',
+  ])('ends at %j', (text) => {
+    expect(continues(text)).toBe(false);
+  });
+
+  it('joins a backslash-newline after a quote inside backquotes, as the continuation did', () => {
+    const line = "echo `echo '`; r\\\nm x";
+    expect(continues(line.split('\n')[0]!)).toBe(true);
+    expect(joinContinuations(line)).toBe("echo `echo '`; rm x");
+    expect(matchCommand(line, ['rm'])).toEqual({ rule: 'rm' });
   });
 });
 

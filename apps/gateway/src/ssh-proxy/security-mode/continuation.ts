@@ -6,7 +6,11 @@
  *
  * Limits: the open constructs of other shells' syntax, and `$(…)` spanning lines, are not
  * followed (each line is still judged alone); a here-document's delimiter is one plain word.
+ * Backquotes are read as bash reads them: dash lets a quote inside them run on to later lines
+ * (`` echo `echo '` `` goes on there), which is read as ended (each line is judged alone).
  */
+
+import { joinsLines, quoteStep, type Quote } from './shell-syntax';
 
 /** Characters that end an unquoted word. */
 const WORD_END = /[\s;&|()<>]/;
@@ -19,7 +23,7 @@ interface HereDoc {
 
 /** What the scan carries from one physical line to the next. */
 interface ScanState {
-  quote: "'" | '"' | '`' | "$'" | null;
+  quote: Quote;
   /** Here-documents whose bodies start after this line, in order. */
   pending: HereDoc[];
   /** The here-document whose body is being read. */
@@ -75,32 +79,27 @@ function scanLine(line: string, state: ScanState): void {
   }
 }
 
-/** Reads the character at `i`; returns the index of the last character it consumed. */
+/**
+ * Reads the character at `i`; returns the index of the last character it consumed. Quotes
+ * are shell-syntax.ts's quoteStep, as the parser reads them; this adds what only matters to
+ * whether a line goes on: a backslash before the newline, comments and here-documents.
+ */
 function scanChar(line: string, i: number, state: ScanState): number {
   const ch = line[i]!;
   const { quote } = state;
-  if (quote === "'") {
-    if (ch === "'") state.quote = null;
+  if (ch === '\\' && quote !== "'" && i === line.length - 1) {
+    state.joined = joinsLines(quote);
     return i;
   }
-  if (ch === '\\') {
-    if (i === line.length - 1) state.joined = quote === null || quote === '"' || quote === '`';
-    return i + 1;
+  if (quote === null) {
+    const wordStart = i === 0 || WORD_END.test(line[i - 1]!);
+    if (ch === '#' && wordStart) return line.length; // a comment, to the end of the line
+    if (line.startsWith('<<<', i)) return i + 2;
+    if (line.startsWith('<<', i)) return hereDoc(line, i, state);
   }
-  if (quote !== null) {
-    if (ch === quote || (quote === "$'" && ch === "'")) state.quote = null;
-    return i;
-  }
-  const wordStart = i === 0 || WORD_END.test(line[i - 1]!);
-  if (ch === '#' && wordStart) return line.length; // a comment, to the end of the line
-  if (ch === '$' && line[i + 1] === "'") {
-    state.quote = "$'";
-    return i + 1;
-  }
-  if (ch === "'" || ch === '"' || ch === '`') state.quote = ch;
-  else if (line.startsWith('<<', i) && line[i + 2] !== '<') return hereDoc(line, i, state);
-  else if (line.startsWith('<<<', i)) return i + 2;
-  return i;
+  const [next, skip] = quoteStep(line, i, quote);
+  state.quote = next;
+  return i + skip;
 }
 
 /** `<<EOF`, `<<-EOF`, `<< 'EOF'`: notes the here-document; returns the delimiter's end. */

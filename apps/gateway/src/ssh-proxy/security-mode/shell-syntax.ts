@@ -23,24 +23,36 @@ const PLAIN = /[^ \t\n\r'"\\<>&$]+|[&$]/y;
 /** What may stand just before a redirection operator as part of it: `2>`, `{fd}>`. */
 const FD_PREFIX = /^(?:\d+|\{[A-Za-z_]\w*\})$/;
 
-/** The quote in force: single, double, or ANSI-C (`$'…'`, where a backslash escapes). */
-type Quote = "'" | '"' | "$'" | null;
+/**
+ * The quote in force: single, double, ANSI-C (`$'…'`, where a backslash escapes), or a
+ * backquoted command substitution, at the top level or inside double quotes (`"a `b` c"`).
+ * Bash reads a backquote to the next unescaped one: quotes inside are not special to finding
+ * it (`` `echo '` `` ends there), and an unclosed one makes the shell read the next line.
+ */
+export type Quote = "'" | '"' | "$'" | '`' | '"`' | null;
 
 /**
  * One step of quote tracking at `line[i]`: the quote in force after it, and how many more
  * characters it consumed (a backslash's escaped character, the quote after `$`).
  */
-function quoteStep(line: string, i: number, quote: Quote): [Quote, number] {
+export function quoteStep(line: string, i: number, quote: Quote): [Quote, number] {
   const ch = line[i];
   if (quote === "'") return [ch === "'" ? null : quote, 0];
   if (ch === '\\') return [quote, 1];
   if (quote === "$'") return [ch === "'" ? null : quote, 0];
-  if (quote === '"') return [ch === '"' ? null : quote, 0];
-  if (ch === "'" || ch === '"') return [ch, 0];
+  if (quote === '`') return [ch === '`' ? null : quote, 0];
+  if (quote === '"`') return [ch === '`' ? '"' : quote, 0];
+  if (quote === '"') return [ch === '"' ? null : ch === '`' ? '"`' : quote, 0];
+  if (ch === "'" || ch === '"' || ch === '`') return [ch, 0];
   // `$'\x72m'` (ANSI-C) and `$"rm"` (translated) are quotes too.
   if (ch === '$' && line[i + 1] === "'") return ["$'", 1];
   if (ch === '$' && line[i + 1] === '"') return ['"', 1];
   return [null, 0];
+}
+
+/** Whether a backslash-newline inside `quote` is removed (everywhere but `'…'` and `$'…'`). */
+export function joinsLines(quote: Quote): boolean {
+  return quote !== "'" && quote !== "$'";
 }
 
 /**
@@ -53,7 +65,7 @@ export function joinContinuations(line: string): string {
   let copied = 0;
   let quote: Quote = null;
   for (let i = 0; i < line.length; i++) {
-    if (line[i] === '\\' && line[i + 1] === '\n' && (quote === null || quote === '"')) {
+    if (line[i] === '\\' && line[i + 1] === '\n' && joinsLines(quote)) {
       out += line.slice(copied, i);
       copied = i + 2;
     }
