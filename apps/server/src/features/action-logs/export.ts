@@ -1,17 +1,14 @@
 /**
  * The action log's Download report: the matching sessions as an xlsx sheet. Codes appear
  * masked, as in the list; times are UTC and the headers say so (the page shows local time, and
- * a report is read anywhere). A match wider than the export's limit ends with a note, in
- * English and Chinese, saying how many older entries were left out and how to reach them.
- *
- * Text goes in as it is: ExcelJS writes a string as a text cell (`t="str"`, a value and no
- * `<f>`), never as a formula, so `=1+1` or `-staging` opens as that text. Only a `{ formula }`
- * value makes a formula cell, and {@link ReportCell} admits none. (ExcelJS 4.4 has no
- * `quotePrefix` style, which would also keep such text a text when a user edits the cell.)
+ * a report is read anywhere). A match wider than the export's limit ends with the note of
+ * lib/report.ts, saying how many older entries were left out and how to reach them. Text goes
+ * in as it is, as text cells ({@link XlsxCell}).
  */
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { formatDuration, type ActionLogEntry } from '@portcullis/contract';
+import { omittedNote, utcTime, type ReportRows, type XlsxCell } from '../../lib/report';
 
 const HEADER = [
   'Connection',
@@ -30,37 +27,17 @@ const HEADER = [
   'File name',
 ];
 
-/** What a cell of the report may hold: text and numbers, so never a formula. */
-type ReportCell = string | number;
+/** A session's time; none for the end of one still open. */
+const when = (seconds: number): string => (seconds > 0 ? utcTime(seconds) : '');
 
-/** Epoch seconds as `YYYY-MM-DD HH:mm:ss` (UTC: a report read anywhere says the same). */
-function when(seconds: number): string {
-  return seconds > 0 ? new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ') : '';
-}
+const SESSIONS: ReportRows = {
+  en: 'entries',
+  zh: '记录',
+  timeEn: 'started',
+  timeZh: '开始于',
+};
 
-const count = (n: number): string => n.toLocaleString('en-US');
-
-/**
- * The note that ends a cut report, in English and in Chinese (the file is passed around, and a
- * download link carries the browser's language rather than the console's). The entries left
- * out are the oldest: the export takes the newest first, so they all started at or before the
- * last row's start.
- */
-export function omittedNote(shown: number, total: number, lastStart: number): [string, string] {
-  const left = total - shown;
-  const at = when(lastStart);
-  return [
-    `This file holds the newest ${count(shown)} of ${count(total)} matching entries: the ` +
-      `${count(left)} older ones (started at or before ${at} UTC) are left out. To get them, ` +
-      'narrow the search (a shorter time range, an account, a resource or a way) and download ' +
-      'the report again.',
-    `本文件仅包含 ${count(total)} 条匹配记录中最新的 ${count(shown)} 条，较早的 ${count(left)} ` +
-      `条（开始于 ${at} UTC 或更早）未导出。如需导出，请缩小搜索范围（缩短时间范围，或指定账号、` +
-      '资源、方式）后重新下载报表。',
-  ];
-}
-
-function entryRow(r: ActionLogEntry): ReportCell[] {
+function entryRow(r: ActionLogEntry): XlsxCell[] {
   return [
     r.connection_id,
     r.account_name,
@@ -111,7 +88,7 @@ export async function actionLogWorkbook(
     // After an empty row, so that a spreadsheet's sort or filter of the entries (which takes
     // the block of rows around the cursor) leaves the note out.
     sheet.addRow([]).commit();
-    for (const text of omittedNote(rows.length, total, last.start_date)) {
+    for (const text of omittedNote(SESSIONS, rows.length, total, last.start_date)) {
       const note = sheet.addRow([text]);
       note.font = { bold: true };
       note.commit();

@@ -11,6 +11,7 @@
  * its first field is a time.
  */
 import type { LogType } from '@portcullis/contract';
+import { omittedNote, utcTime, type ReportRows } from '../../lib/report';
 
 export const EXPORT_MAX_ROWS = 100_000;
 
@@ -40,14 +41,10 @@ const COLUMNS: Record<LogType, string[]> = {
   ],
 };
 
-function formatTime(epochSeconds: number): string {
-  return new Date(epochSeconds * 1000).toISOString().replace('T', ' ').slice(0, 19);
-}
-
 function cell(value: unknown, column: string): string {
   let text: string;
   if ((column === 'time' || column === 'operation_time') && typeof value === 'number')
-    text = formatTime(value);
+    text = utcTime(value);
   else if (Array.isArray(value)) text = value.join(';');
   else if (value === null || value === undefined) text = '';
   else text = String(value);
@@ -56,25 +53,12 @@ function cell(value: unknown, column: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/**
- * The note that ends a cut export, in English and in Chinese (a file is passed around, and a
- * download carries the browser's language rather than the console's). The rows left out are the
- * oldest: the export takes the newest first, so they were all recorded at or before the last
- * row. Numbers are written without grouping and the English has no comma, so that the note is
- * written unquoted and its `#` opens the line: a comma is the CSV delimiter (and a decimal mark
- * in many locales).
- */
-export function omittedNote(shown: number, total: number, lastTime: number): [string, string] {
-  const left = total - shown;
-  const at = formatTime(lastTime);
-  return [
-    `# This file holds the newest ${shown} of ${total} matching log entries: the ${left} older ` +
-      `ones (recorded at or before ${at} UTC) are left out. Narrow the search (a shorter time ` +
-      'range or another filter) and export again to get them.',
-    `# 本文件仅包含 ${total} 条匹配日志中最新的 ${shown} 条，较早的 ${left} 条（记录于 ${at} UTC ` +
-      '或更早）未导出。如需导出，请缩小搜索范围（缩短时间范围或增加筛选条件）后重新导出。',
-  ];
-}
+const LOG_ENTRIES: ReportRows = {
+  en: 'log entries',
+  zh: '日志',
+  timeEn: 'recorded',
+  timeZh: '记录于',
+};
 
 /**
  * The CSV of `rows`, the newest of `total` matching entries (newest first); `total` above the
@@ -94,7 +78,7 @@ export function toCsv(type: LogType, rows: Record<string, unknown>[], total: num
     // An empty record first, so that a spreadsheet's sort or filter of the rows (which takes
     // the block of rows around the cursor) leaves the note out, as in the action-log report.
     lines.push(record(empty));
-    for (const text of omittedNote(rows.length, total, lastTime))
+    for (const text of omittedNote(LOG_ENTRIES, rows.length, total, lastTime, '# '))
       lines.push(record([cell(text, ''), ...empty.slice(1)]));
   }
   return '\uFEFF' + lines.join('\r\n') + '\r\n';

@@ -13,6 +13,7 @@ import ExcelJS from 'exceljs';
 import { CODE_PATTERN, RESOURCE_TYPES, type ResourceOs } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
+import type { XlsxCell } from '../../lib/report';
 import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { loginsOf } from '../resources/service';
@@ -38,15 +39,6 @@ async function allResources(
   return joinRows(ctx, links);
 }
 
-/**
- * What a cell of the export may hold: text and numbers, so never a formula. Text goes in as it
- * is: ExcelJS writes a string as a text cell (a value and no `<f>`), which a spreadsheet shows
- * and never evaluates, so `=1+1` or `-staging` opens as that text. A quote prefix protected
- * nothing here and only corrupted names (`-staging` exported as `'-staging`); only a
- * `{ formula }` value makes a formula cell, and this type admits none.
- */
-type SheetCell = string | number;
-
 export async function exportWorkgroupResources(
   ctx: AppContext,
   auth: AuthContext,
@@ -68,7 +60,8 @@ export async function exportWorkgroupResources(
       projectResource,
       resourceUsernames(resource, logins.get(resource.id) ?? []),
     );
-    const row: SheetCell[] = [
+    // Text as typed, as text cells (XlsxCell says why no quote prefix).
+    const row: XlsxCell[] = [
       resource.name,
       RESOURCE_TYPES[resource.os as ResourceOs],
       resource.ip_address,
