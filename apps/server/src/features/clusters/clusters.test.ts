@@ -7,6 +7,7 @@ import {
   type TestApp,
   type TestClient,
 } from '../../test/harness';
+import { expectTypedAsText, insertFormulaLikeResource } from '../../test/xlsx';
 
 describe('clusters', () => {
   let t: TestApp;
@@ -110,11 +111,19 @@ describe('clusters', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const row = book.worksheets[0]!.getRow(2);
-    expect(row.getCell(1).value).toBe("'=cmd|x");
+    expect(row.getCell(1).value).toBe('=cmd|x');
     expect(row.getCell(3).value).toBe('10.0.0.9');
     expect(res.rawPayload.includes(Buffer.from('Hidden#Pass9'))).toBe(false);
     const resourceId = (await admin.get(`/api/v1/network/${id}/resource`)).json().objects[0].id;
     await admin.delete(`/api/resource/${resourceId}`);
+  });
+
+  it('exports names as they were typed, as text cells and never formulas', async () => {
+    const id = (await admin.get('/api/network')).json()[0].id;
+    const resourceId = await insertFormulaLikeResource(t, id);
+    const res = await admin.get(`/api/v1/project/resources/export/${id}`);
+    await expectTypedAsText(res.rawPayload, { name: 1, ip_address: 3, databases: 6 });
+    await t.ctx.db.deleteFrom('resource').where('id', '=', resourceId).execute();
   });
 
   it('lists and searches clusters, deletes one, and writes cluster events', async () => {

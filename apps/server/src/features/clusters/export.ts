@@ -5,6 +5,7 @@
 import ExcelJS from 'exceljs';
 import { RESOURCE_TYPES, type ResourceOs } from '@portcullis/contract';
 import type { AppContext } from '../../context';
+import type { XlsxCell } from '../../lib/report';
 
 export async function exportClusterResources(ctx: AppContext, networkId: number): Promise<Buffer> {
   const rows = await ctx.db
@@ -30,16 +31,16 @@ export async function exportClusterResources(ctx: AppContext, networkId: number)
   sheet.addRow(['Name', 'Type', 'Address', 'Port', 'Usernames', 'Databases']).font = { bold: true };
   for (const r of rows) {
     const users = logins.filter((l) => l.resource_id === r.id).map((l) => l.username);
-    // Cells are written as plain strings; a leading formula character is defused.
-    const safe = (text: string) => (/^[=+\-@]/.test(text) ? `'${text}` : text);
-    sheet.addRow([
-      safe(r.name),
+    // Text as typed, as text cells (XlsxCell says why no quote prefix).
+    const row: XlsxCell[] = [
+      r.name,
       RESOURCE_TYPES[r.os as ResourceOs],
-      safe(r.ip_address),
+      r.ip_address,
       r.port,
-      safe(users.join(';')),
-      safe(r.databases),
-    ]);
+      users.join(';'),
+      r.databases,
+    ];
+    sheet.addRow(row);
   }
   sheet.columns.forEach((c) => (c.width = 24));
   return Buffer.from(await book.xlsx.writeBuffer());

@@ -6,6 +6,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { expectTypedAsText, insertFormulaLikeResource } from '../../test/xlsx';
 import {
   addLinux,
   addMysql,
@@ -347,39 +348,9 @@ describe('workgroup administration', () => {
 
   it('exports names as they were typed, as text cells and never formulas', async () => {
     const wg = await createWorkgroup(admin, 'Export typed');
-    const typed = { name: '-staging', ip_address: '+10.0.0.9', databases: '=1+1;@SUM(A1)' };
-    const inserted = await t.ctx.db
-      .insertInto('resource')
-      .values({
-        company_id: 1,
-        network_id: lab.id,
-        ...typed,
-        name_key: typed.name,
-        os: 'mysql',
-        port: 3306,
-        instance_id: '',
-        flavor: '',
-        status: 1,
-        created_at: Math.floor(Date.now() / 1000),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await addResourcesTo(admin, wg, [inserted.id]);
+    await addResourcesTo(admin, wg, [await insertFormulaLikeResource(t, lab.id)]);
     const res = await admin.get(`/api/v1/project/resources/${wg}/export`);
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    const row = book.worksheets[0]!.getRow(2);
-    // Name, Address and Databases: the quote prefix used to turn '-staging' into "'-staging".
-    for (const [column, text] of [
-      [1, typed.name],
-      [3, typed.ip_address],
-      [7, typed.databases],
-    ] as const) {
-      const cell = row.getCell(column);
-      expect(cell.value, text).toBe(text);
-      expect(cell.type, text).toBe(ExcelJS.ValueType.String);
-      expect(cell.formula, text).toBeUndefined();
-    }
+    await expectTypedAsText(res.rawPayload, { name: 1, ip_address: 3, databases: 7 });
   });
 
   it('writes a workgroup event for every act', async () => {
