@@ -15,7 +15,6 @@ import {
 import {
   PAGE_SIZE_ACTION_LOG,
   actionLogRoutes,
-  recordingRoutes,
   resourceNameRoutes,
   teamRoutes,
   type ResourceName,
@@ -61,29 +60,6 @@ export function exportUrl(query: SearchTunnelFilters): string {
   const fields = query as Record<string, string | number | undefined>;
   return apiUrl(actionLogRoutes.searchTunnel, undefined, { ...fields, export: 'true' });
 }
-
-/** The session's recording as a `.cast` file. */
-export function downloadUrl(entry: Pick<ActionLogEntry, 'connection_id' | 'way'>): string {
-  return apiUrl(recordingRoutes.downloadTunnelLog, undefined, {
-    connection_id: entry.connection_id,
-    way: entry.way,
-  });
-}
-
-/** The playback page of a session (a console route that loads the player). */
-export function playbackUrl(entry: Pick<ActionLogEntry, 'connection_id' | 'way'>): string {
-  const query = new URLSearchParams({ connection_id: String(entry.connection_id), way: entry.way });
-  return `/playlog.html?${query.toString()}`;
-}
-
-/** Playback is for terminal sessions with a recording that ended after it began (spec 1 §2.7). */
-export function canPlay(
-  entry: Pick<ActionLogEntry, 'play' | 'way' | 'start_date' | 'date'>,
-): boolean {
-  return entry.play !== 0 && entry.date > entry.start_date && !DATABASE_WAYS.includes(entry.way);
-}
-
-const DATABASE_WAYS: readonly string[] = ['rds', 'mysql', 'mssql', 'postgresql'];
 
 /**
  * A file-log entry (way sftp or scp): one file a session moved, with its direction and name.

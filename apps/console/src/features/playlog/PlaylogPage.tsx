@@ -13,7 +13,7 @@ import 'asciinema-player/dist/bundle/asciinema-player.css';
 import { isApiError } from '../../shared/api/client';
 import { useErrorText } from '../../shared/i18n/errors';
 import { rememberReturn } from '../../shared/session/return-to';
-import { DownloadRecording } from '../action-log/components/DownloadRecording';
+import { DownloadRecording } from '../../shared/recording/DownloadRecording';
 import { fetchCast } from './cast';
 
 const SPEEDS = [0.5, 1, 2, 4, 8] as const;

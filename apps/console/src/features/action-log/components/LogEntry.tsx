@@ -18,8 +18,9 @@ import {
 import { useTranslation } from 'react-i18next';
 import { formatDuration, type ActionLogEntry } from '@portcullis/contract';
 import { formatEpoch } from '../../../shared/time/format';
-import { canPlay, isFileEntry, playbackUrl } from '../api';
-import { DownloadRecording } from './DownloadRecording';
+import { canPlay, playbackUrl } from '../../../shared/recording/links';
+import { isFileEntry } from '../api';
+import { DownloadRecording } from '../../../shared/recording/DownloadRecording';
 
 export function LogEntry({ entry }: { entry: ActionLogEntry }): ReactNode {
   const { t } = useTranslation();

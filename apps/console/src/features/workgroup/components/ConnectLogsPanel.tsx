@@ -22,8 +22,8 @@ import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
 import { formatEpoch } from '../../../shared/time/format';
 import { ACTION_LOG_PATH } from '../../action-log';
-import { canPlay, playbackUrl } from '../../action-log/api';
-import { DownloadRecording } from '../../action-log/components/DownloadRecording';
+import { canPlay, playbackUrl } from '../../../shared/recording/links';
+import { DownloadRecording } from '../../../shared/recording/DownloadRecording';
 import { useConnectLogsQuery } from '../api';
 
 export const CONNECT_LOGS_PANEL = 'panel/workgroup/connect-logs';

@@ -14,9 +14,9 @@ import {
   recordingRoutes,
   type ActionLogEntry,
 } from '@portcullis/contract';
-import { callApi, isApiError } from '../../../shared/api/client';
-import { useErrorText } from '../../../shared/i18n/errors';
-import { downloadUrl } from '../api';
+import { callApi, isApiError } from '../api/client';
+import { useErrorText } from '../i18n/errors';
+import { downloadUrl } from './links';
 
 type Thaw = 'closed' | 'archived' | 'restoring';
 
@@ -82,13 +82,17 @@ export function DownloadRecording({
       );
     }, POLL_ARCHIVE_RESTORE_MS);
   };
-  const onDownload = () => {
+  /**
+   * Asks the server (check: only whether it is ready; else: start the restore), then downloads,
+   * opens the thaw dialog, or polls while the restore runs.
+   */
+  const ask = (check: boolean) => {
     stop();
     const started = attempt.current;
-    return unfreeze(true).then(
+    return unfreeze(check).then(
       current(started, open),
       current(started, (e: unknown) => {
-        if (isApiError(e, 'OSSFileArchived')) setThaw('archived');
+        if (check && isApiError(e, 'OSSFileArchived')) setThaw('archived');
         else if (isApiError(e, 'OSSFileRestoring')) {
           setThaw('restoring');
           poll(started);
@@ -96,19 +100,8 @@ export function DownloadRecording({
       }),
     );
   };
-  const onRestore = () => {
-    stop();
-    const started = attempt.current;
-    return unfreeze(false).then(
-      current(started, open),
-      current(started, (e: unknown) => {
-        if (isApiError(e, 'OSSFileRestoring')) {
-          setThaw('restoring');
-          poll(started);
-        } else void message.error(errorText(e));
-      }),
-    );
-  };
+  const onDownload = () => ask(true);
+  const onRestore = () => ask(false);
 
   return (
     <>
