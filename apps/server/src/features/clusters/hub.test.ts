@@ -15,17 +15,9 @@ import {
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
 import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
 import { CLOSE_BAD_HELLO, CLOSE_BAD_KEY, CLOSE_UPDATE_REQUIRED } from './hub';
-import { clusterKey } from '../workgroups/test-fixtures';
+import { clusterKey, GATEWAY_PORTS } from '../workgroups/test-fixtures';
 
-const ports = {
-  ssh_port: 9998,
-  webssh_port: 8889,
-  mysql_port: 9696,
-  postgresql_port: 9432,
-  mssql_port: 9433,
-  rdp_port: 9389,
-  webrdp_port: 8389,
-};
+const ports = GATEWAY_PORTS;
 
 describe('gateway control channel', () => {
   let t: TestApp;

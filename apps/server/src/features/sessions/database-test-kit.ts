@@ -23,6 +23,7 @@ import {
   member,
   projectResourceId,
 } from '../workgroups/test-fixtures';
+import { until } from '../../test/until';
 
 export interface StatementLine {
   statement: string;
@@ -122,16 +123,7 @@ export async function startDatabaseStack(
   }
 }
 
-export const until = async (
-  check: () => boolean | Promise<boolean>,
-  ms = 10_000,
-): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+export { until };
 
 /**
  * A PostgreSQL client that speaks the protocol byte by byte to the gateway, for what drivers

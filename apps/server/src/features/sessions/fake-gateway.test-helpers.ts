@@ -5,31 +5,20 @@
  */
 import { CONTROL_PATH, CONTROL_PROTOCOL, type ServerMessage } from '@portcullis/contract';
 import WebSocket from 'ws';
+import { until } from '../../test/until';
 import { PUBLISHED_GATEWAY_VERSION } from '../clusters/gateway-version';
+import { GATEWAY_PORTS } from '../workgroups/test-fixtures';
 
 export const HELLO = {
   type: 'hello',
   version: PUBLISHED_GATEWAY_VERSION,
   host: 'gw',
-  ports: {
-    ssh_port: 9998,
-    webssh_port: 8889,
-    mysql_port: 9696,
-    postgresql_port: 9432,
-    mssql_port: 9433,
-    rdp_port: 9389,
-    webrdp_port: 8389,
-  },
+  ports: GATEWAY_PORTS,
   features: ['ssh'],
 };
 
-export async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('timed out');
-}
+/** Shared by the tests that use this fake gateway. */
+export { until };
 
 export type FakeGateway = ReturnType<typeof fakeGateway>;
 

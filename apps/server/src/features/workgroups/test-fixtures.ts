@@ -8,6 +8,17 @@ import { addMember, signedIn, type TestApp, type TestClient } from '../../test/h
 
 export const GATEWAY_HOST = 'gw.example.test';
 
+/** A gateway's ports as its hello says them (every service the product knows). */
+export const GATEWAY_PORTS = {
+  ssh_port: 9998,
+  webssh_port: 8889,
+  mysql_port: 9696,
+  postgresql_port: 9432,
+  mssql_port: 9433,
+  rdp_port: 9389,
+  webrdp_port: 8389,
+};
+
 export interface ClusterFixture {
   id: number;
   name: string;
@@ -43,15 +54,7 @@ export async function connectGateway(
       instance: `test-${networkId}-${Math.random().toString(36).slice(2)}`,
       version: options.version ?? '3.0.0',
       host: options.host ?? GATEWAY_HOST,
-      ports: JSON.stringify({
-        ssh_port: 9998,
-        webssh_port: 8889,
-        mysql_port: 9696,
-        postgresql_port: 9432,
-        mssql_port: 9433,
-        rdp_port: 9389,
-        webrdp_port: 8389,
-      }),
+      ports: JSON.stringify(GATEWAY_PORTS),
       features: '["ssh","mysql"]',
       remote_ip: '127.0.0.1',
       connected_at: now,
