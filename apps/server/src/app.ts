@@ -42,6 +42,7 @@ import { registerWorkgroupRoutes } from './features/workgroups/routes';
 import { registerCodeRoutes } from './features/codes/routes';
 import { registerRecordingRoutes } from './features/recordings/routes';
 import { registerActionLogRoutes } from './features/action-logs/routes';
+import { alarmMailsSettled } from './features/sessions/alarms';
 import { registerConnectionRoutes } from './features/sessions/connections-routes';
 import { endConnectionsOfLostGateways } from './features/sessions/connections';
 import { registerWebTerminalRoutes } from './features/web-terminal/routes';
@@ -119,7 +120,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onClose', async () => {
+    // The gateways' last messages may record alarms, whose mails then go on: both before the
+    // database closes.
     await ctx.gateways.close();
+    await alarmMailsSettled(ctx);
     await db.kysely.destroy();
   });
 

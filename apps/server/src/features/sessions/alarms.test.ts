@@ -5,8 +5,10 @@
  * cannot report on a session it does not carry. The end-to-end runs are in
  * security-mode.test.ts.
  */
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmAction, ResolvedCode } from '@portcullis/contract';
+import { buildApp } from '../../app';
 import type { MailMessage } from '../../lib/mailer';
 import { createTestApp, outbox, type TestApp } from '../../test/harness';
 import { codeWorld, nowSeconds, type CodeWorld } from '../codes/test-fixtures';
@@ -41,6 +43,18 @@ describe('security mode and the file log on the server', () => {
       async () => (await alarmRows()).at(-1)?.notice_accounts === JSON.stringify(expected),
     );
     return (await alarmRows()).at(-1)?.notice_accounts ?? '';
+  };
+
+  /** Turns the cluster's alarm notices on, to these accounts. */
+  const noticesTo = async (accounts: number[]): Promise<void> => {
+    const res = await w.admin.patch(`/api/v1/network/${w.lab}/safe_mode`, {
+      safe_mode: true,
+      safe_mode_approver: false,
+      safe_mode_notice: true,
+      approver_accounts: [],
+      notice_accounts: accounts,
+    });
+    expect(res.statusCode, res.body).toBe(200);
   };
 
   const alarm = (session: number, action: AlarmAction, command: string, rule = command) => ({
@@ -128,14 +142,7 @@ describe('security mode and the file log on the server', () => {
   });
 
   it('names and mails the notice accounts while notices are on', async () => {
-    const on = await w.admin.patch(`/api/v1/network/${w.lab}/safe_mode`, {
-      safe_mode: true,
-      safe_mode_approver: false,
-      safe_mode_notice: true,
-      approver_accounts: [],
-      notice_accounts: [nora],
-    });
-    expect(on.statusCode, on.body).toBe(200);
+    await noticesTo([nora]);
     const report = { connectionId, action: 'notice' as const, command: 'whoami', rule: 'whoami' };
     expect(await recordAlarm(t.ctx, report, () => undefined)).toBe(true);
     expect((await alarmRows()).at(-1)).toMatchObject({ event: 'notice' });
@@ -177,14 +184,7 @@ describe('security mode and the file log on the server', () => {
 
   it('names in the row only the accounts whose mail went, and reports the failed ones', async () => {
     const otto = (await member(t, 'otto@demo.local')).id;
-    const both = await w.admin.patch(`/api/v1/network/${w.lab}/safe_mode`, {
-      safe_mode: true,
-      safe_mode_approver: false,
-      safe_mode_notice: true,
-      approver_accounts: [],
-      notice_accounts: [nora, otto],
-    });
-    expect(both.statusCode, both.body).toBe(200);
+    await noticesTo([nora, otto]);
     const sent: string[] = [];
     // nora's mail server refuses; otto's takes the mail.
     const mailer = {
@@ -269,5 +269,29 @@ describe('security mode and the file log on the server', () => {
       .where('filename', '=', 'forged')
       .execute();
     expect(forged).toEqual([]);
+  });
+
+  // Last: the second server's start ends the session rows no gateway connection carries.
+  it('sends the mails under way and updates their row before a server closes', async () => {
+    await noticesTo([nora]);
+    // Another server on the same data, closed while its mail server is slow to answer; this
+    // one reads the row afterwards.
+    const other = await buildApp(t.ctx.config, { logStream: new PassThrough() });
+    const slow = {
+      send: () => new Promise<void>((resolve) => setTimeout(resolve, 300)),
+    };
+    const failed: unknown[] = [];
+    const report = alarm(await openConnection(), 'notice', 'whoami', 'whoami at close');
+    expect(await recordAlarm({ ...other.ctx, mailer: slow }, report, (e) => failed.push(e))).toBe(
+      true,
+    );
+    await other.app.close();
+    // Before, the close did not wait: the row still named nobody, and the update went to a
+    // closed database.
+    expect((await alarmRows()).at(-1)).toMatchObject({
+      command: 'whoami',
+      notice_accounts: '["nora"]',
+    });
+    expect(failed).toEqual([]);
   });
 });

@@ -12,7 +12,9 @@
  * not the accounts that would have been notified: the spec calls them the notified accounts,
  * and an auditor reading "notified: nora" must be able to rely on nora having had a mail. The
  * row is written at once with none, and the accounts are added when their mails have gone; an
- * alarm whose mail was held back by the rate limit, or whose send failed, names nobody.
+ * alarm whose mail was held back by the rate limit, or whose send failed, names nobody. A
+ * server that closes waits for the mails under way and their rows' updates
+ * ({@link alarmMailsSettled}), so that no update runs on a database already closed.
  */
 import {
   DATABASE_WAYS,
@@ -22,7 +24,9 @@ import {
   type CommandPolicy,
   type ResolvedCode,
 } from '@portcullis/contract';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context';
+import type { Database } from '../../db/schema';
 import { nowSeconds } from '../../lib/time';
 import { databaseNoticeAccounts } from './sql-policy';
 
@@ -113,6 +117,28 @@ function mayMail(report: AlarmReport, now: number): boolean {
   return true;
 }
 
+/**
+ * The mails under way and their rows' updates, per database (a test may run several servers in
+ * one process; a context with another mailer shares its server's database).
+ */
+const mailsUnderWay = new WeakMap<Kysely<Database>, Set<Promise<void>>>();
+
+function track(db: Kysely<Database>, work: Promise<void>): void {
+  const pending = mailsUnderWay.get(db) ?? new Set<Promise<void>>();
+  mailsUnderWay.set(db, pending);
+  pending.add(work);
+  const done = () => void pending.delete(work);
+  work.then(done, done);
+}
+
+/**
+ * Resolves once the alarm mails under way on `ctx`'s database have been sent (or have failed)
+ * and their rows updated: the server's close awaits it before it closes the database.
+ */
+export async function alarmMailsSettled(ctx: AppContext): Promise<void> {
+  await Promise.allSettled([...(mailsUnderWay.get(ctx.db) ?? [])]);
+}
+
 const stamp = (seconds: number): string =>
   `${new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
@@ -186,7 +212,7 @@ export async function recordAlarm(
       },
     ),
   );
-  void Promise.all(sends)
+  const work = Promise.all(sends)
     .then(async (names) => {
       const mailed = names.filter((name): name is string => name !== null);
       if (mailed.length === 0) return;
@@ -197,5 +223,6 @@ export async function recordAlarm(
         .execute();
     })
     .catch(onMailError);
+  track(ctx.db, work);
   return true;
 }
