@@ -261,31 +261,29 @@ describe('online connections with a real gateway, sshd and OpenSSH clients', () 
     await online(0);
   });
 
-  it('cuts the sessions on a deleted resource', async () => {
-    server = await addSshdResource(admin, lab, stack!.sshd, { name: 'sshd-again' });
+  /**
+   * Holds a session on a new resource of the workgroup, deletes what `path` names (which takes
+   * the session's code with it), and expects the session cut.
+   */
+  const cutByDeleting = async (resource: string, path: () => string) => {
+    server = await addSshdResource(admin, lab, stack!.sshd, { name: resource });
     await addResourcesTo(admin, wg, [server]);
     web = await projectResourceId(admin, wg, server);
     code = await newCode();
     const held = hold(code.code);
     await online(1);
     const cutAt = Date.now();
-    const res = await admin.delete(`/api/resource/${server}`);
+    const res = await admin.delete(path());
     expect(res.statusCode, res.body).toBe(200);
     await exitsSoon(held, cutAt);
     await online(0);
+  };
+
+  it('cuts the sessions on a deleted resource', async () => {
+    await cutByDeleting('sshd-again', () => `/api/resource/${server}`);
   });
 
   it('cuts the sessions of a deleted member', async () => {
-    server = await addSshdResource(admin, lab, stack!.sshd, { name: 'sshd-last' });
-    await addResourcesTo(admin, wg, [server]);
-    web = await projectResourceId(admin, wg, server);
-    code = await newCode();
-    const held = hold(code.code);
-    await online(1);
-    const cutAt = Date.now();
-    const res = await admin.delete(`/api/v1/account/${erin.id}`);
-    expect(res.statusCode, res.body).toBe(200);
-    await exitsSoon(held, cutAt);
-    await online(0);
+    await cutByDeleting('sshd-last', () => `/api/v1/account/${erin.id}`);
   });
 });

@@ -4,20 +4,13 @@
  * gateway is needed for what these tests check), members signed in, and workgroups.
  * Test-only; nothing in the server imports it.
  */
+import { DEFAULT_PORTS } from '../../../../gateway/src/core/ports';
 import { addMember, signedIn, type TestApp, type TestClient } from '../../test/harness';
 
 export const GATEWAY_HOST = 'gw.example.test';
 
-/** A gateway's ports as its hello says them (every service the product knows). */
-export const GATEWAY_PORTS = {
-  ssh_port: 9998,
-  webssh_port: 8889,
-  mysql_port: 9696,
-  postgresql_port: 9432,
-  mssql_port: 9433,
-  rdp_port: 9389,
-  webrdp_port: 8389,
-};
+/** A gateway's ports as its hello says them: the gateway's own defaults. */
+export const GATEWAY_PORTS = DEFAULT_PORTS;
 
 export interface ClusterFixture {
   id: number;
