@@ -14,11 +14,11 @@ import { expect } from 'vitest';
 import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
 import { freePort } from '../../../../gateway/src/test/net';
 import type { EventLogTable } from '../../db/schema';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { createTestApp, type TestApp, type TestClient } from '../../test/harness';
 import {
   addMembersTo,
   addResourcesTo,
-  clusterKey,
+  listeningWithCluster,
   createWorkgroup,
   member,
   projectResourceId,
@@ -83,10 +83,7 @@ export async function startDatabaseStack(
   };
   try {
     t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const admin = await signedIn(t);
-    const clusterId = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = await clusterKey(admin, clusterId);
+    const { address, admin, clusterId, key } = await listeningWithCluster(t);
     const db = await admin.post('/api/v1/resource', {
       network_id: clusterId,
       ip_address: '127.0.0.1',

@@ -16,11 +16,11 @@ import {
 } from '../../../../gateway/src/control/client';
 import { freePort } from '../../../../gateway/src/test/net';
 import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
-import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
+import { createTestApp, type TestApp, type TestClient } from '../../test/harness';
 import {
   addMembersTo,
   addResourcesTo,
-  clusterKey,
+  listeningWithCluster,
   createWorkgroup,
   member,
   projectResourceId,
@@ -128,10 +128,7 @@ export async function startSshStack(options: SshStackOptions): Promise<SshStack>
   };
   try {
     t = await createTestApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const admin = await signedIn(t);
-    const clusterId = (await admin.post('/api/v1/network', { name: 'Lab' })).json().id as number;
-    const key = await clusterKey(admin, clusterId);
+    const { address, admin, clusterId, key } = await listeningWithCluster(t);
     sshd = await startSshd(options.sshd);
     const resourceId = await addSshdResource(admin, clusterId, sshd, {
       name: options.resourceName ?? 'sshd',

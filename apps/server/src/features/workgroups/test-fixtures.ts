@@ -32,6 +32,22 @@ export async function clusterKey(admin: TestClient, clusterId: number): Promise<
   return key;
 }
 
+/**
+ * The test app listening on loopback, its administrator signed in, and a cluster "Lab" with
+ * the key its gateway dials in with: what every stack with a real gateway starts from.
+ */
+export async function listeningWithCluster(t: TestApp): Promise<{
+  address: string;
+  admin: TestClient;
+  clusterId: number;
+  key: string;
+}> {
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const admin = await signedIn(t);
+  const clusterId = (await createCluster(admin, 'Lab')).id;
+  return { address, admin, clusterId, key: await clusterKey(admin, clusterId) };
+}
+
 /** Marks a gateway of the cluster connected (until `live` is false) at GATEWAY_HOST. */
 export async function connectGateway(
   t: TestApp,
