@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import type { AlarmAction, CommandPolicy, FileOp, FileWay, SqlPolicy } from '@portcullis/contract';
 import type { ReplyMessage } from './connection';
+import { createCutBoard, type AnyCutListener, type CutListener } from './cut-board';
 import {
   CONTROL_PROTOCOL,
   type GatewayMessage,
@@ -71,8 +72,14 @@ export interface SessionControlApi {
   alarm(connectionId: number, action: AlarmAction, command: string, rule: string): void;
   /** A file the session opened, for the file log (reported, not waited for). */
   fileTransfer(connectionId: number, way: FileWay, op: FileOp, filename: string): void;
-  /** Called when the server cuts a session; returns a function that stops listening. */
-  onCut(listener: (connectionId: number, reason: string) => void): () => void;
+  /**
+   * Listens for the server's cut of the session `connectionId`; returns a function that stops
+   * listening. A cut that came before (it can overtake the answer that started the session, or
+   * come while the session is set up) is told at once, on the next microtask (cut-board.ts).
+   */
+  onCut(connectionId: number, listener: CutListener): () => void;
+  /** Every cut, of any session (for passing them on: the SSH worker pool). */
+  onAnyCut(listener: AnyCutListener): () => void;
 }
 
 /** A session as the server's answer (session_started, or code_resolved's started) gives it. */
@@ -130,12 +137,12 @@ export function createSessionRequests(
   timeoutMs = 15_000,
 ): SessionRequests {
   const waiting = new Map<string, (reply: ReplyMessage | null) => void>();
-  const cutListeners = new Set<(connectionId: number, reason: string) => void>();
-  /** Sessions the server started and has not been told the end of. */
+  const cuts = createCutBoard();
+  /**
+   * Sessions the server started and has not been told the end of: from the moment the answer
+   * is read, so that a channel lost before the session heard it still cuts it.
+   */
   const live = new Set<number>();
-  const cut = (connectionId: number, reason: string): void => {
-    for (const listener of cutListeners) listener(connectionId, reason);
-  };
 
   function ask(body: Body): Promise<ReplyMessage | null> {
     const requestId = crypto.randomUUID();
@@ -167,7 +174,6 @@ export function createSessionRequests(
         ...(request.startWay !== undefined && { start_way: request.startWay }),
       });
       if (reply?.type === 'code_resolved' && reply.resolved && reply.grant) {
-        if (reply.started) live.add(reply.started.connection_id);
         return {
           ok: true,
           resolved: reply.resolved,
@@ -205,7 +211,6 @@ export function createSessionRequests(
         way,
       });
       if (reply?.type === 'session_started' && reply.connection_id !== undefined) {
-        live.add(reply.connection_id);
         return { ok: true, ...startedSession({ ...reply, connection_id: reply.connection_id }) };
       }
       return { ok: false, refusal: refusal(reply) };
@@ -236,19 +241,32 @@ export function createSessionRequests(
         filename,
       });
     },
-    onCut(listener) {
-      cutListeners.add(listener);
-      return () => cutListeners.delete(listener);
-    },
+    onCut: (connectionId, listener) => cuts.onCut(connectionId, listener),
+    onAnyCut: (listener) => cuts.onAnyCut(listener),
     onReply(message) {
-      waiting.get(message.request_id)?.(message);
+      const started =
+        message.type === 'session_started'
+          ? message.connection_id
+          : message.type === 'code_resolved'
+            ? message.started?.connection_id
+            : undefined;
+      const finish = waiting.get(message.request_id);
+      if (!finish) {
+        // The request timed out and was refused: a session it started is nobody's.
+        if (started !== undefined) {
+          send({ v: CONTROL_PROTOCOL, type: 'session_end', connection_id: started });
+        }
+        return;
+      }
+      if (started !== undefined) live.add(started);
+      finish(message);
     },
-    onCutMessage: cut,
+    onCutMessage: (connectionId, reason) => cuts.cut(connectionId, reason),
     failAll() {
       for (const finish of [...waiting.values()]) finish(null);
       const lost = [...live];
       live.clear();
-      for (const connectionId of lost) cut(connectionId, CHANNEL_LOST);
+      for (const connectionId of lost) cuts.cut(connectionId, CHANNEL_LOST);
     },
   };
 }

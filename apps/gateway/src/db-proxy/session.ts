@@ -65,7 +65,11 @@ export interface DbSession {
   logStatement(entry: StatementEntry): void;
   /** A notice rule let a statement through, or a block rule refused it (alarm log row). */
   alarm(action: AlarmAction, statement: string, rule: string): void;
-  /** The server cut the session (an administrator, or the code or member was revoked). */
+  /**
+   * The server cut the session (an administrator, or the code or member was revoked), or its
+   * statement log failed. A listener added after the cut hears it at once (on the next
+   * microtask): a cut can come before the proxy's relay listens.
+   */
   onCut(listener: (reason: string) => void): void;
   /** The client or the target went: closes the statement log and reports the end. Idempotent. */
   end(): Promise<void>;
@@ -131,10 +135,18 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
     const logFilter = logFilterMatcher(started.logFilters);
     let ended: Promise<void> | undefined;
     const cutListeners: ((reason: string) => void)[] = [];
-    const stopCuts = control.onCut((id, reason) => {
-      if (id !== connectionId) return;
-      logger.info({ connection_id: id, reason }, 'database session cut by the server');
+    /** Set once cut: the relay may listen only later (after the client's login is answered). */
+    let cutReason: string | undefined;
+    const cut = (reason: string): void => {
+      if (cutReason !== undefined) return;
+      cutReason = reason;
       for (const listener of cutListeners) listener(reason);
+    };
+    // A cut that came with the start's answer, or while the target was logged in to (a
+    // session the code's answer started), is told now.
+    const stopCuts = control.onCut(connectionId, (reason) => {
+      logger.info({ connection_id: connectionId, reason }, 'database session cut by the server');
+      cut(reason);
     });
     const session: DbSession = {
       connectionId,
@@ -144,7 +156,11 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
         // The alarm row and its notice mails: password literals masked as in the log.
         control.alarm(connectionId, action, alarmText(statement, logFilter, kind, 4000), rule);
       },
-      onCut: (listener) => void cutListeners.push(listener),
+      onCut(listener) {
+        cutListeners.push(listener);
+        const earlier = cutReason;
+        if (earlier !== undefined) queueMicrotask(() => listener(earlier));
+      },
       end() {
         ended ??= (async () => {
           stopCuts();
@@ -168,7 +184,7 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
       logger,
       onFailure() {
         // A statement log that cannot be written ends the session (fail closed).
-        for (const listener of cutListeners) listener('the statement log cannot be written');
+        cut('the statement log cannot be written');
       },
       onSpooled: () => options.recordings.track(connectionId),
       logFilter,

@@ -52,7 +52,7 @@ export interface SshSessionServer {
    * that closed meanwhile (whose share of the busy time is not load any more).
    */
   traffic(): SessionTraffic;
-  /** Ends every open session and stops taking cuts. */
+  /** Ends every open session (each stops listening for its cut as it closes). */
   close(): void;
 }
 
@@ -76,7 +76,6 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
     const socket = socketOf(client);
     return socket ? socket.bytesRead + socket.bytesWritten : 0;
   };
-  const byConnectionId = new Map<number, Connection>();
 
   const server = new ssh2.Server(
     { hostKeys: [loadHostKey(options.dataDir)], ident: 'Portcullis' },
@@ -92,6 +91,7 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
       // The server side's connection has setNoDelay as the client does; @types/ssh2 omits it.
       (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
       let session: AcceptedSession | undefined;
+      let stopCut: (() => void) | undefined;
       // Opened lazily, so an SFTP-only session leaves no empty file.
       let recorder: SessionRecorder | undefined;
       const onAuthenticate = createAuthenticator({
@@ -101,7 +101,14 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
         logger,
         onAccepted: (accepted) => {
           session = accepted;
-          byConnectionId.set(accepted.connectionId, client);
+          // A cut that came before this (with the start's answer, or ahead of it) ends it now.
+          stopCut = control.onCut(accepted.connectionId, (reason) => {
+            logger.info(
+              { connection_id: accepted.connectionId, reason },
+              'session cut by the server',
+            );
+            client.end();
+          });
           accepted.upstream.on('close', () => client.end());
           accepted.upstream.on('error', (err) =>
             logger.info(
@@ -176,7 +183,7 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
         clients.delete(client);
         options.onSessionClosed?.();
         if (!session) return;
-        byConnectionId.delete(session.connectionId);
+        stopCut?.();
         session.upstream.end();
         void recorder?.close();
         control.end(session.connectionId);
@@ -184,13 +191,6 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
       });
     },
   );
-
-  const stopCuts = control.onCut((connectionId, reason) => {
-    const client = byConnectionId.get(connectionId);
-    if (!client) return;
-    logger.info({ connection_id: connectionId, reason }, 'session cut by the server');
-    client.end();
-  });
 
   return {
     server,
@@ -207,7 +207,6 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
       return { open, closed };
     },
     close: () => {
-      stopCuts();
       for (const client of clients.keys()) client.end();
     },
   };

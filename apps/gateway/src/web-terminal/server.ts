@@ -45,7 +45,6 @@ function clientIp(request: IncomingMessage): string {
 
 export async function startWebTerminal(options: WebTerminalOptions): Promise<WebTerminal> {
   const { control, logger } = options;
-  const cuts = new Map<number, (reason: string) => void>();
   const server = new WebSocketServer({
     port: options.port,
     host: options.host ?? '0.0.0.0',
@@ -60,12 +59,6 @@ export async function startWebTerminal(options: WebTerminalOptions): Promise<Web
     });
   });
   server.on('error', (err) => logger.error({ err }, 'web terminal server error'));
-  const stopCuts = control.onCut((connectionId, reason) => {
-    const cut = cuts.get(connectionId);
-    if (!cut) return;
-    logger.info({ connection_id: connectionId, reason }, 'web terminal cut by the server');
-    cut(reason);
-  });
   const answered = new WeakMap<WebSocket, boolean>();
   const heartbeat = setInterval(() => {
     for (const ws of server.clients) {
@@ -84,10 +77,12 @@ export async function startWebTerminal(options: WebTerminalOptions): Promise<Web
       control,
       logger,
       ...(options.recordings && { recordings: options.recordings }),
-      register: (connectionId, cut) => {
-        cuts.set(connectionId, cut);
-        return () => cuts.delete(connectionId);
-      },
+      // A cut that came before the terminal registered (with the start's answer) ends it now.
+      register: (connectionId, cut) =>
+        control.onCut(connectionId, (reason) => {
+          logger.info({ connection_id: connectionId, reason }, 'web terminal cut by the server');
+          cut(reason);
+        }),
     });
   });
   const address = server.address();
@@ -97,7 +92,6 @@ export async function startWebTerminal(options: WebTerminalOptions): Promise<Web
     port,
     close: async () => {
       clearInterval(heartbeat);
-      stopCuts();
       for (const ws of server.clients) ws.close(CLOSE_GOING_AWAY, 'GatewayStopping');
       // A browser that never answers the close frame must not hold the gateway's exit.
       const force = setTimeout(() => {

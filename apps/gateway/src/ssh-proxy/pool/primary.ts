@@ -165,7 +165,7 @@ export async function startSshProxyPool(options: SshProxyPoolOptions): Promise<S
   await Promise.all(workers.map((w) => w.ready));
 
   // A cut reaches whichever worker holds the session.
-  const stopCuts = control.onCut((connectionId, reason) => {
+  const stopCuts = control.onAnyCut((connectionId, reason) => {
     for (const worker of workers) send(worker, { type: 'cut', connectionId, reason });
   });
 

@@ -3,6 +3,7 @@
  * as rpc-reply, cuts as cut. The primary answers every call (its own control channel gives
  * the unreachable refusal when the server does not); a worker whose primary is gone exits.
  */
+import { createCutBoard } from '../../control/cut-board';
 import type { SessionControlApi } from '../../control/session-requests';
 import type { FromWorker, ReportMethod, RpcMethod, ToWorker } from './protocol';
 
@@ -14,7 +15,9 @@ export interface WorkerControl extends SessionControlApi {
 export function createWorkerControl(send: (message: FromWorker) => void): WorkerControl {
   let nextId = 1;
   const waiting = new Map<number, (result: unknown) => void>();
-  const cutListeners = new Set<(connectionId: number, reason: string) => void>();
+  // Kept as the control client keeps them: the primary passes a cut on as it reads it, which
+  // can be before the reply that started the session reaches this worker's session.
+  const cuts = createCutBoard();
 
   const ask = <T>(method: RpcMethod, args: unknown[]): Promise<T> =>
     new Promise((resolve) => {
@@ -35,17 +38,15 @@ export function createWorkerControl(send: (message: FromWorker) => void): Worker
       report('alarm', [connectionId, action, command, rule]),
     fileTransfer: (connectionId, way, op, filename) =>
       report('fileTransfer', [connectionId, way, op, filename]),
-    onCut(listener) {
-      cutListeners.add(listener);
-      return () => cutListeners.delete(listener);
-    },
+    onCut: (connectionId, listener) => cuts.onCut(connectionId, listener),
+    onAnyCut: (listener) => cuts.onAnyCut(listener),
     onMessage(message) {
       if (message.type === 'rpc-reply') {
         const resolve = waiting.get(message.id);
         waiting.delete(message.id);
         resolve?.(message.result);
       } else if (message.type === 'cut') {
-        for (const listener of cutListeners) listener(message.connectionId, message.reason);
+        cuts.cut(message.connectionId, message.reason);
       }
     },
   };

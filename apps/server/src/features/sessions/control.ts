@@ -133,10 +133,32 @@ async function credentialFor(
   return sessionCredential(ctx, resolved, username, known);
 }
 
+/**
+ * How long a cut of a session this replica does not carry (yet) is kept, and how many are: a
+ * session whose row was listed, cut and ended while its start was still being checked.
+ */
+const EARLY_CUT_MS = 60_000;
+const EARLY_CUTS_MAX = 4096;
+
 export function createSessionControl(getCtx: () => AppContext): SessionControl {
   const grants = createGrantStore();
   /** Open sessions by connection id, with the gateway link carrying them. */
   const open = new Map<number, GatewayLink>();
+  /**
+   * Cuts of sessions not (yet) open here, oldest first: a row is online from its insert, and an
+   * administrator can cut it before its start is answered (it was sent nowhere and only its row
+   * ended, while the gateway went on with the session). Others are another replica's sessions.
+   */
+  const earlyCuts = new Map<number, { reason: string; at: number }>();
+  const keepEarlyCut = (connectionId: number, reason: string): void => {
+    const now = Date.now();
+    earlyCuts.delete(connectionId);
+    earlyCuts.set(connectionId, { reason, at: now });
+    for (const [id, entry] of earlyCuts) {
+      if (entry.at > now - EARLY_CUT_MS && earlyCuts.size <= EARLY_CUTS_MAX) break;
+      earlyCuts.delete(id);
+    }
+  };
   /** Links whose gateway went: a session a late start opens on one is ended at once. */
   const closedLinks = new WeakSet<GatewayLink>();
   const v = CONTROL_PROTOCOL;
@@ -201,12 +223,29 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       { connection_id: id, tunnel_id: grant.resolved.tunnel_id, way },
       'session started',
     );
+    const early = earlyCuts.get(id);
+    if (early) {
+      earlyCuts.delete(id);
+      // Cut while it was being started: the cut follows the answer (the gateway keeps a cut
+      // that overtakes it too), and the member hears the reason as for any cut.
+      setImmediate(() => cut(id, early.reason));
+    }
     return {
       connection_id: id,
       ...(policy && { policy }),
       ...(logFilters.conditions.length > 0 && { log_filters: logFilters.conditions }),
       ...(sqlPolicy && { sql_policy: sqlPolicy }),
     };
+  }
+
+  function cut(connectionId: number, reason = ''): boolean {
+    const link = open.get(connectionId);
+    if (!link) {
+      keepEarlyCut(connectionId, reason);
+      return false;
+    }
+    link.send({ v, type: 'session_cut', connection_id: connectionId, reason });
+    return true;
   }
 
   const handlers: {
@@ -369,11 +408,6 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       for (const id of ids) open.delete(id);
       await endConnections(getCtx(), ids);
     },
-    cut(connectionId, reason = '') {
-      const link = open.get(connectionId);
-      if (!link) return false;
-      link.send({ v, type: 'session_cut', connection_id: connectionId, reason });
-      return true;
-    },
+    cut,
   };
 }
