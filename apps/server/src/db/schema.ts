@@ -178,6 +178,27 @@ export interface TunnelConnectionTable {
   safe_mode: number | null;
 }
 
+/**
+ * A deleted member, resource, workgroup or code, named for the audit views (migration 019).
+ * `kind` is account, resource, project or tunnel; a code's `name` is its masked text.
+ */
+export interface FormerIdentityTable {
+  kind: FormerKind;
+  id: number;
+  company_id: number;
+  name: string;
+  /** A member's login. */
+  account: Generated<string>;
+  /** A resource's address and cluster. */
+  ip_address: Generated<string>;
+  network_id: number | null;
+  /** A code's workgroup. */
+  project_id: number | null;
+  deleted_at: number;
+}
+
+export type FormerKind = 'account' | 'resource' | 'project' | 'tunnel';
+
 /** A recording of one chunk so far, kept in the database (migration 016). */
 export interface RecordingInlineTable {
   connection_id: number;
@@ -403,6 +424,7 @@ export interface Database {
   file: FileTable;
   account_pubkey: AccountPubkeyTable;
   tunnel_connection: TunnelConnectionTable;
+  former_identity: FormerIdentityTable;
   recording_inline: RecordingInlineTable;
   team_group: TeamGroupTable;
   group_member: GroupMemberTable;

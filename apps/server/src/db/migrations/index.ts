@@ -21,6 +21,7 @@ import * as actionLogSearchText from './015-action-log-search-text';
 import * as recordingInline from './016-recording-inline';
 import * as connectionAgent from './017-connection-agent';
 import * as connectionSafeMode from './018-connection-safe-mode';
+import * as formerIdentity from './019-former-identity';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '016-recording-inline': recordingInline,
   '017-connection-agent': connectionAgent,
   '018-connection-safe-mode': connectionSafeMode,
+  '019-former-identity': formerIdentity,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -3,13 +3,16 @@
  * the spec's filters. An ordinary member reads only the sessions they made; the administrators
  * who see the Operation Log read the whole team's. Another team's sessions never match.
  *
- * Rows are mapped to the wire once here; the code is unsealed only to be masked.
+ * Rows are mapped to the wire once here; the code is unsealed only to be masked. A member,
+ * resource or code deleted since reads, and is found, by what it was when deleted
+ * (former-identities.ts, migration 019).
  */
 import { maskCode, Role, type ActionLogEntry, type SearchTunnelQuery } from '@portcullis/contract';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context';
 import { countRows } from '../../lib/paging';
 import type { AuthContext } from '../../plugins/app/auth';
+import { formerIdentities } from './former-identities';
 
 /** `%text%` for LIKE, with the wildcards in the member's text taken literally. */
 function contains(text: string): string {
@@ -35,21 +38,42 @@ function idIn(ctx: AppContext, column: string, ids: RawBuilder<unknown>): RawBui
     : sql<SqlBool>`${sql.ref(column)} in (${ids})`;
 }
 
-/** Members whose name contains the text (any team: the session's own team bounds the match). */
+/**
+ * Members whose name contains the text (any team: the session's own team bounds the match),
+ * live or deleted: a deleted member's sessions are found by the name they had (migration 019).
+ * Both tables are small beside the sessions, and the ids they give are index terms.
+ */
 function accountsNamed(ctx: AppContext, text: string): RawBuilder<unknown> {
-  return sql`${ctx.db.selectFrom('account').select('account.id').where(like('account.name', text))}`;
+  return sql`${ctx.db
+    .selectFrom('account')
+    .select('account.id')
+    .where(like('account.name', text))
+    .unionAll(
+      ctx.db
+        .selectFrom('former_identity')
+        .select('former_identity.id')
+        .where('former_identity.kind', '=', 'account')
+        .where(like('former_identity.name', text)),
+    )}`;
 }
 
-/** Resources whose name, address or either contains the text. */
+/** Resources, live or deleted, whose name, address or either contains the text. */
 function resourcesMatching(
   ctx: AppContext,
   text: string,
-  columns: ('resource.name' | 'resource.ip_address')[],
+  columns: ('name' | 'ip_address')[],
 ): RawBuilder<unknown> {
   return sql`${ctx.db
     .selectFrom('resource')
     .select('resource.id')
-    .where((eb) => eb.or(columns.map((c) => like(c, text))))}`;
+    .where((eb) => eb.or(columns.map((c) => like(`resource.${c}`, text))))
+    .unionAll(
+      ctx.db
+        .selectFrom('former_identity')
+        .select('former_identity.id')
+        .where('former_identity.kind', '=', 'resource')
+        .where((eb) => eb.or(columns.map((c) => like(`former_identity.${c}`, text)))),
+    )}`;
 }
 
 /**
@@ -135,12 +159,12 @@ export function matching(ctx: AppContext, auth: AuthContext, q: SearchTunnelQuer
       idIn(ctx, 'tunnel_connection.account_id', accountsNamed(ctx, q.account_name)),
     );
   if (q.resource_name) {
-    const named = resourcesMatching(ctx, q.resource_name, ['resource.name']);
+    const named = resourcesMatching(ctx, q.resource_name, ['name']);
     base = base.where(idIn(ctx, 'tunnel_connection.resource_id', named));
   }
   if (q.ip) {
     const ip = q.ip;
-    const at = resourcesMatching(ctx, ip, ['resource.ip_address']);
+    const at = resourcesMatching(ctx, ip, ['ip_address']);
     base = base.where((eb) =>
       eb.or([
         idIn(ctx, 'tunnel_connection.resource_id', at),
@@ -150,7 +174,7 @@ export function matching(ctx: AppContext, auth: AuthContext, q: SearchTunnelQuer
   }
   if (q.keywords) {
     const k = q.keywords;
-    const resources = resourcesMatching(ctx, k, ['resource.name', 'resource.ip_address']);
+    const resources = resourcesMatching(ctx, k, ['name', 'ip_address']);
     // The team term is repeated inside the id arms so that PostgreSQL can serve each arm of
     // the OR with a (company_id, …) index.
     base = base.where((eb) =>
@@ -258,6 +282,7 @@ export async function searchActionLog(
       'tunnel_connection.op',
       'tunnel_connection.filename',
       'tunnel_connection.parent_id',
+      'tunnel_connection.tunnel_id',
       'account.name as account_name',
       'account.avatar',
       'resource.name as resource_name',
@@ -269,22 +294,42 @@ export async function searchActionLog(
     .orderBy('tunnel_connection.created_at', 'desc')
     .orderBy('tunnel_connection.id', 'desc')
     .execute();
+  // A member, resource or code deleted since reads as it was when deleted (migration 019);
+  // asked for only when the page holds one, by primary key.
+  const former = await formerIdentities(ctx, {
+    account: rows.flatMap((r) => (r.account_name === null ? [r.account_id] : [])),
+    resource: rows.flatMap((r) =>
+      r.resource_name === null && r.resource_id !== null ? [r.resource_id] : [],
+    ),
+    tunnel: rows.flatMap((r) =>
+      r.code_sealed === null && r.tunnel_id !== null ? [r.tunnel_id] : [],
+    ),
+  });
   const versions = await newestAgentVersions(
     ctx,
-    rows.flatMap((r) => (r.network_id === null ? [] : [r.network_id])),
+    rows.flatMap((r) => {
+      const network = r.network_id ?? former.resource.get(r.resource_id ?? 0)?.network_id;
+      return network === null || network === undefined ? [] : [network];
+    }),
   );
   const data = rows.map((r): ActionLogEntry => {
+    const gone = {
+      account: former.account.get(r.account_id),
+      resource: r.resource_id === null ? undefined : former.resource.get(r.resource_id),
+      tunnel: r.tunnel_id === null ? undefined : former.tunnel.get(r.tunnel_id),
+    };
+    const network = r.network_id ?? gone.resource?.network_id ?? null;
     const end = r.ended_at ?? 0;
     return {
       way: r.way,
-      code: r.code_sealed ? maskCode(ctx.sealer.open(r.code_sealed)) : '',
+      code: r.code_sealed ? maskCode(ctx.sealer.open(r.code_sealed)) : (gone.tunnel?.name ?? ''),
       resource_id: r.resource_id,
-      resource_name: r.resource_name ?? '',
-      resource_ip_address: r.resource_ip ?? '',
-      account_name: r.account_name ?? '',
+      resource_name: r.resource_name ?? gone.resource?.name ?? '',
+      resource_ip_address: r.resource_ip ?? gone.resource?.ip_address ?? '',
+      account_name: r.account_name ?? gone.account?.name ?? '',
       avatar: r.avatar ?? '',
       account_id: r.account_id,
-      agent_version: r.network_id === null ? '' : (versions.get(r.network_id) ?? ''),
+      agent_version: network === null ? '' : (versions.get(network) ?? ''),
       start_date: r.created_at,
       date: end,
       connection_id: r.id,

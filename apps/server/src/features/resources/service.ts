@@ -21,6 +21,7 @@ import type { AuthContext } from '../../plugins/app/auth';
 import { currentPlan } from '../accounts';
 import { teamCluster } from '../clusters/service';
 import { writeEvent } from '../events/writer';
+import { rememberFormer } from '../action-logs/former-identities';
 import { cutRevokedSessions } from '../sessions/revoke-sessions';
 
 export type ResourceRow = Selectable<ResourceTable>;
@@ -280,6 +281,8 @@ export async function deleteResources(
     .execute();
   if (rows.length !== new Set(ids).size) throw new AppError('ResourceNotFound');
   await ctx.db.transaction().execute(async (trx) => {
+    // The action log and the alarm log keep naming them, and the codes that go with them.
+    await rememberFormer(ctx, trx, { resources: ids });
     await trx.deleteFrom('resource_login').where('resource_id', 'in', ids).execute();
     await trx.deleteFrom('resource').where('id', 'in', ids).execute();
   });

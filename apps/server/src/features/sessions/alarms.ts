@@ -24,7 +24,7 @@ import {
   type CommandPolicy,
   type ResolvedCode,
 } from '@portcullis/contract';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/schema';
 import { nowSeconds } from '../../lib/time';
@@ -58,29 +58,56 @@ export interface AlarmReport {
   rule: string;
 }
 
-/** The session an alarm is about, with the names its log row carries. */
+/**
+ * The session an alarm is about, with the names its log row carries. An alarm can arrive after
+ * its member, resource or workgroup was deleted (the session's cut is under way, or the report
+ * was late): the row still names them, from the names the deletion kept (migration 019), and
+ * is written even when nothing names them, since a blocked command must not go unlogged.
+ */
 async function sessionOf(ctx: AppContext, connectionId: number) {
   return ctx.db
     .selectFrom('tunnel_connection')
-    .innerJoin('account', 'account.id', 'tunnel_connection.account_id')
+    .leftJoin('account', 'account.id', 'tunnel_connection.account_id')
+    .leftJoin('former_identity as fa', (j) =>
+      j.on('fa.kind', '=', 'account').onRef('fa.id', '=', 'tunnel_connection.account_id'),
+    )
     .leftJoin('resource', 'resource.id', 'tunnel_connection.resource_id')
-    .leftJoin('network', 'network.id', 'resource.network_id')
+    .leftJoin('former_identity as fr', (j) =>
+      j.on('fr.kind', '=', 'resource').onRef('fr.id', '=', 'tunnel_connection.resource_id'),
+    )
+    .leftJoin('network', (j) =>
+      j.on((eb) => eb('network.id', '=', eb.fn.coalesce('resource.network_id', 'fr.network_id'))),
+    )
     .leftJoin('tunnel', 'tunnel.id', 'tunnel_connection.tunnel_id')
+    .leftJoin('former_identity as ft', (j) =>
+      j.on('ft.kind', '=', 'tunnel').onRef('ft.id', '=', 'tunnel_connection.tunnel_id'),
+    )
     .leftJoin('project_resource', 'project_resource.id', 'tunnel.project_resource_id')
-    .leftJoin('project', 'project.id', 'project_resource.project_id')
-    .select([
+    .leftJoin('project', (j) =>
+      j.on((eb) =>
+        eb('project.id', '=', eb.fn.coalesce('project_resource.project_id', 'ft.project_id')),
+      ),
+    )
+    .leftJoin('former_identity as fp', (j) =>
+      j
+        .on('fp.kind', '=', 'project')
+        .on((eb) =>
+          eb('fp.id', '=', eb.fn.coalesce('project_resource.project_id', 'ft.project_id')),
+        ),
+    )
+    .select((eb) => [
       'tunnel_connection.company_id',
       'tunnel_connection.account_id',
       'tunnel_connection.way',
       'tunnel_connection.client_ip',
-      'account.account',
+      eb.fn.coalesce('account.account', 'fa.account', sql<string>`''`).as('account'),
       'account.is_admin',
-      'resource.name as resource_name',
+      eb.fn.coalesce('resource.name', 'fr.name').as('resource_name'),
       'resource.id as resource_id',
       'network.id as network_id',
       'network.name as net_name',
       'network.safe_mode_notice',
-      'project.name as project_name',
+      eb.fn.coalesce('project.name', 'fp.name').as('project_name'),
     ])
     .where('tunnel_connection.id', '=', connectionId)
     .executeTakeFirst();

@@ -13,6 +13,7 @@ import { avatarUrl } from '../account/service';
 import { assertStrongEnough, passwordColumns } from '../auth/passwords';
 import { sendPasswordLink } from '../auth/recovery';
 import { writeEvent } from '../events/writer';
+import { rememberFormer } from '../action-logs/former-identities';
 import { cutRevokedSessions } from '../sessions/revoke-sessions';
 
 export function memberReply(row: AccountRow): Member {
@@ -167,6 +168,8 @@ export async function deleteMember(ctx: AppContext, auth: AuthContext, id: numbe
     throw new AppError('AccountNotAllowDelete');
   if (target.is_admin !== 0) throw new AppError('AdminProtected');
   await ctx.db.transaction().execute(async (trx) => {
+    // The action log and the alarm log keep naming them, and the codes that go with them.
+    await rememberFormer(ctx, trx, { accounts: [target.id] });
     await trx.deleteFrom('session').where('account_id', '=', target.id).execute();
     await trx.deleteFrom('group_member').where('account_id', '=', target.id).execute();
     await trx.deleteFrom('account_pubkey').where('account_id', '=', target.id).execute();

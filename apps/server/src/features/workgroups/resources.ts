@@ -37,6 +37,7 @@ import {
   resourceUsernames,
   type ProjectResourceJoin,
 } from './view';
+import { rememberFormer } from '../action-logs/former-identities';
 import { cutRevokedSessions } from '../sessions/revoke-sessions';
 
 type ResourceQuery = z.output<typeof ProjectResourceQuerySchema>;
@@ -242,15 +243,12 @@ export async function removeResources(
     .execute();
   if (held.length !== ids.length) throw new AppError('ProjectResourceNotFound');
   // The workgroup's codes on them go too (cascade): they stop working at once, and the
-  // sessions open with them end.
-  await ctx.db
-    .deleteFrom('project_resource')
-    .where(
-      'id',
-      'in',
-      held.map((h) => h.id),
-    )
-    .execute();
+  // sessions open with them end. The action log keeps showing those codes (masked).
+  const links = held.map((h) => h.id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await rememberFormer(ctx, trx, { projectResources: links });
+    await trx.deleteFrom('project_resource').where('id', 'in', links).execute();
+  });
   await cutRevokedSessions(ctx);
   for (const r of held) {
     await writeEvent(ctx, auth, 'project', `remove${RESOURCE_TYPES[r.os as ResourceOs]}`, {

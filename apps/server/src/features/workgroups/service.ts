@@ -21,6 +21,7 @@ import {
   type ProjectRow,
 } from './access';
 import { syncDefaultWorkgroups } from './defaults';
+import { rememberFormer } from '../action-logs/former-identities';
 import { cutRevokedSessions } from '../sessions/revoke-sessions';
 
 type ListQuery = z.output<typeof WorkgroupListQuerySchema>;
@@ -228,8 +229,11 @@ export async function deleteWorkgroup(
   const row = await findVisibleProject(ctx, auth, id);
   if (row.network_id !== null) throw new AppError('DefaultProjectCannotDelete');
   // Members, groups, resources, stars and codes go with it (cascade); the sessions open with
-  // those codes end.
-  await ctx.db.deleteFrom('project').where('id', '=', row.id).execute();
+  // those codes end. The action log and the alarm log keep naming it and those codes.
+  await ctx.db.transaction().execute(async (trx) => {
+    await rememberFormer(ctx, trx, { projects: [row.id] });
+    await trx.deleteFrom('project').where('id', '=', row.id).execute();
+  });
   await cutRevokedSessions(ctx);
   await writeEvent(ctx, auth, 'project', 'deleteProject', { project_name: row.name });
 }

@@ -1,0 +1,186 @@
+/**
+ * Deleted identities keep their names for the audit views (migration 019). A deletion of a
+ * member, a resource, a workgroup, or of a resource from a workgroup calls
+ * {@link rememberFormer} in its own transaction, before its delete: the rows are read while
+ * they exist, and written only if the delete commits. The codes that go by cascade (a member's,
+ * a resource's or a workgroup's) are remembered masked, as the action log shows them, with
+ * their workgroup. Nothing secret is kept: the sealed code is opened here only to be masked.
+ *
+ * The readers (the action log, its export, the alarm log, the action log's resource list)
+ * show the live name when there is one and this one otherwise, and resolve name filters over
+ * both (see service.ts).
+ */
+import { maskCode } from '@portcullis/contract';
+import { sql, type AliasedRawBuilder, type Kysely, type Selectable } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Database, FormerIdentityTable, FormerKind } from '../../db/schema';
+import { nowSeconds } from '../../lib/time';
+
+/** What a deletion is about to remove; every list may be empty. */
+export interface Deleting {
+  accounts?: number[];
+  resources?: number[];
+  projects?: number[];
+  /** Resources taken out of a workgroup (project_resource ids): their codes go. */
+  projectResources?: number[];
+}
+
+/** Codes written per insert: nine values each, well under either backend's parameter limit. */
+const CODES_PER_INSERT = 500;
+
+/** Remembers the identities `deleting` names and the codes that go with them. */
+export async function rememberFormer(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  deleting: Deleting,
+): Promise<void> {
+  const now = nowSeconds();
+  const { accounts = [], resources = [], projects = [] } = deleting;
+  const insert = () =>
+    trx
+      .insertInto('former_identity')
+      .columns([
+        'kind',
+        'id',
+        'company_id',
+        'name',
+        'account',
+        'ip_address',
+        'network_id',
+        'project_id',
+        'deleted_at',
+      ]);
+  // An identity deleted twice (a retried call) keeps the row of its first deletion.
+  if (accounts.length > 0)
+    await insert()
+      .expression(
+        trx
+          .selectFrom('account')
+          .where('id', 'in', accounts)
+          .select([
+            kind('account'),
+            'id',
+            'company_id',
+            'name',
+            'account',
+            sql<string>`''`.as('ip_address'),
+            sql<number | null>`null`.as('network_id'),
+            sql<number | null>`null`.as('project_id'),
+            sql<number>`${now}`.as('deleted_at'),
+          ]),
+      )
+      .onConflict((oc) => oc.columns(['kind', 'id']).doNothing())
+      .execute();
+  if (resources.length > 0)
+    await insert()
+      .expression(
+        trx
+          .selectFrom('resource')
+          .where('id', 'in', resources)
+          .select([
+            kind('resource'),
+            'id',
+            'company_id',
+            'name',
+            sql<string>`''`.as('account'),
+            'ip_address',
+            'network_id',
+            sql<number | null>`null`.as('project_id'),
+            sql<number>`${now}`.as('deleted_at'),
+          ]),
+      )
+      .onConflict((oc) => oc.columns(['kind', 'id']).doNothing())
+      .execute();
+  if (projects.length > 0)
+    await insert()
+      .expression(
+        trx
+          .selectFrom('project')
+          .where('id', 'in', projects)
+          .select([
+            kind('project'),
+            'id',
+            'company_id',
+            'name',
+            sql<string>`''`.as('account'),
+            sql<string>`''`.as('ip_address'),
+            sql<number | null>`null`.as('network_id'),
+            sql<number | null>`null`.as('project_id'),
+            sql<number>`${now}`.as('deleted_at'),
+          ]),
+      )
+      .onConflict((oc) => oc.columns(['kind', 'id']).doNothing())
+      .execute();
+  await rememberCodes(ctx, trx, deleting, now);
+}
+
+/** A constant kind column; the kinds are literals of ours, never the caller's text. */
+function kind(k: FormerKind): AliasedRawBuilder<FormerKind, 'kind'> {
+  return sql<FormerKind>`${sql.lit(k)}`.as('kind');
+}
+
+/** The codes that the cascade of `deleting` removes, masked, with their workgroups. */
+async function rememberCodes(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  deleting: Deleting,
+  now: number,
+): Promise<void> {
+  const { accounts = [], resources = [], projects = [], projectResources = [] } = deleting;
+  if (accounts.length + resources.length + projects.length + projectResources.length === 0) return;
+  const codes = await trx
+    .selectFrom('tunnel')
+    .innerJoin('project_resource', 'project_resource.id', 'tunnel.project_resource_id')
+    .select(['tunnel.id', 'tunnel.company_id', 'tunnel.code_sealed', 'project_resource.project_id'])
+    .where((eb) =>
+      eb.or([
+        ...(accounts.length > 0 ? [eb('tunnel.account_id', 'in', accounts)] : []),
+        ...(resources.length > 0 ? [eb('project_resource.resource_id', 'in', resources)] : []),
+        ...(projects.length > 0 ? [eb('project_resource.project_id', 'in', projects)] : []),
+        ...(projectResources.length > 0 ? [eb('project_resource.id', 'in', projectResources)] : []),
+      ]),
+    )
+    .execute();
+  for (let i = 0; i < codes.length; i += CODES_PER_INSERT) {
+    await trx
+      .insertInto('former_identity')
+      .values(
+        codes.slice(i, i + CODES_PER_INSERT).map((c) => ({
+          kind: 'tunnel' as const,
+          id: c.id,
+          company_id: c.company_id,
+          name: maskCode(ctx.sealer.open(c.code_sealed)),
+          network_id: null,
+          project_id: c.project_id,
+          deleted_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['kind', 'id']).doNothing())
+      .execute();
+  }
+}
+
+export type FormerRow = Selectable<FormerIdentityTable>;
+
+/** The deleted identities of these ids, by kind and id; one query, none when all are empty. */
+export async function formerIdentities(
+  ctx: AppContext,
+  ids: Record<'account' | 'resource' | 'tunnel', number[]>,
+): Promise<Record<'account' | 'resource' | 'tunnel', Map<number, FormerRow>>> {
+  const found = {
+    account: new Map<number, FormerRow>(),
+    resource: new Map<number, FormerRow>(),
+    tunnel: new Map<number, FormerRow>(),
+  };
+  const kinds = (['account', 'resource', 'tunnel'] as const).filter((k) => ids[k].length > 0);
+  if (kinds.length === 0) return found;
+  const rows = await ctx.db
+    .selectFrom('former_identity')
+    .selectAll()
+    .where((eb) =>
+      eb.or(kinds.map((k) => eb.and([eb('kind', '=', k), eb('id', 'in', [...new Set(ids[k])])]))),
+    )
+    .execute();
+  for (const r of rows) if (r.kind !== 'project') found[r.kind].set(r.id, r);
+  return found;
+}
