@@ -83,9 +83,10 @@ describe('Manage Code', () => {
       expect(within(panel).getByRole('button', { name: /Temporary Authorize/ })).toBeEnabled();
 
       await user.click(within(own).getByRole('button', { name: 'Delete the code of Mia' }));
-      await user.click(
-        within(await screen.findByRole('tooltip')).getByRole('button', { name: 'Delete' }),
-      );
+      const confirm = await screen.findByRole('tooltip');
+      // The confirmation says what else happens: the code's open sessions end too.
+      expect(within(confirm).getByText(/Its open sessions end at once\./)).toBeInTheDocument();
+      await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
       expect(await screen.findByText('Delete successfully!')).toBeInTheDocument();
       expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ status: 'disable' });
       await waitFor(() => expect(within(panel).queryByText('Mia')).toBeNull());

@@ -69,8 +69,14 @@ describe('online connections', () => {
       await user.click(within(erin).getByRole('checkbox'));
       await user.click(within(rowOf('frank')).getByRole('checkbox'));
       await user.click(within(dialog).getByRole('button', { name: /Disconnect 2 sessions/ }));
-      // The confirmation, then the batch call.
+      // The confirmation, which says how many end (before, "The session ends at once"), then
+      // the batch call.
       const confirm = await screen.findByRole('tooltip');
+      expect(
+        within(confirm).getByText(
+          'The 2 selected sessions end at once; their members can connect again while their codes are valid.',
+        ),
+      ).toBeInTheDocument();
       await user.click(within(confirm).getByRole('button', { name: 'Disconnect' }));
       await waitFor(() =>
         expect(calls.find((c) => c.path === '/api/tunnel_connection/delete_all')?.body).toEqual({

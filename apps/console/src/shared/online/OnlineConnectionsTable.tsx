@@ -138,7 +138,12 @@ export function OnlineConnectionsTable({
   return (
     <div className="pc-online">
       <Space className="pc-toolbar">
-        <Popconfirm {...confirmProps} onConfirm={() => disconnect(selected)}>
+        <Popconfirm
+          {...confirmProps}
+          // Says how many end: "The 3 selected sessions end at once", not "The session".
+          description={t('online.table.confirmBodySelected', { count: selected.length })}
+          onConfirm={() => disconnect(selected)}
+        >
           <Button
             danger
             icon={<DisconnectOutlined />}
