@@ -1,6 +1,8 @@
 /**
  * The playback page's ways out of a recording it cannot play: an archived one is restored from
- * the page and then played; a session that has ended sends the member to sign in, and back.
+ * the page and then played; a session that has ended sends the member to sign in, and back; a
+ * missing recording offers no download; a database session's statement log is offered for
+ * download, never fed to the player.
  * (Playing itself is covered end to end in Chromium.)
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -50,6 +52,38 @@ describe('the playback page', () => {
     ).toBeInTheDocument();
     const downloads = calls.filter((c) => c.path === '/api/download_tunnel_log');
     expect(downloads).toHaveLength(2);
+  });
+
+  it('offers no download of a recording that does not exist', async () => {
+    mockApi({ 'GET /api/download_tunnel_log': apiError(404, 'FileNotFound') });
+    renderApp('/playlog.html?connection_id=9&way=ssh');
+    expect(await screen.findByText('The file does not exist')).toBeInTheDocument();
+    // Before, Download stayed on the page and only said the same again.
+    expect(screen.queryByRole('button', { name: /Download/ })).toBeNull();
+  });
+
+  it('says a database session has a statement log to download, not a playback', async () => {
+    const { calls } = mockApi({
+      'GET /api/unfreeze_tunnel_log': { ok: true },
+      'GET /api/download_tunnel_log': { status: 200, body: '{"sql":"SELECT 1"}\n' },
+    });
+    renderApp('/playlog.html?connection_id=36&way=postgresql');
+    expect(await screen.findByText(/Database sessions have no playback/)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('button', { name: /Download statement log/ }),
+    ).toBeInTheDocument();
+    // Before, the statement log went to the player, which showed only "💥".
+    expect(calls.filter((c) => c.path === '/api/download_tunnel_log')).toHaveLength(0);
+    expect(screen.queryByTestId('playlog-player')).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Speed' })).toBeNull();
+  });
+
+  it('offers no download of a database session without a statement log', async () => {
+    mockApi({ 'GET /api/unfreeze_tunnel_log': apiError(404, 'FileNotFound') });
+    renderApp('/playlog.html?connection_id=37&way=mysql');
+    expect(await screen.findByText('The file does not exist')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Download/ })).toBeNull();
+    expect(screen.queryByText(/Database sessions have no playback/)).toBeNull();
   });
 
   it('sends a signed-out member to sign in, remembering the page to come back to', async () => {
