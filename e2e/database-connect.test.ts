@@ -3,6 +3,10 @@
  * real PostgreSQL and MariaDB: a member opens Connect on each database, copies the command it
  * shows, and that command, run as shown in a shell, connects and answers a query. SQL Server
  * says it is not available yet. Screenshots in en_US and zh_CN go to .test-artifacts/.
+ *
+ * The gateway's host is localhost, as the local gateway of `npm start` reports it: a MySQL
+ * client given `-h localhost` takes the Unix socket (the local MariaDB) unless the command says
+ * --protocol=TCP. A command longer than the panel wraps inside one code box.
  */
 import { exec, execSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -77,7 +81,7 @@ beforeAll(async () => {
   const { context } = admin;
   const { clusterId, key } = await clusterWithKey(context, 'Data');
   gateway = await connectedGateway(e2e, key, {
-    host: '127.0.0.1',
+    host: 'localhost',
     ports: { postgresql_port: await freePort(), mysql_port: await freePort() },
     databaseProxies: { dataDir: path.join(tmpDir, 'gateway'), listenHost: '127.0.0.1' },
   });
@@ -151,6 +155,18 @@ describe('Connect panel of databases', () => {
       await command.waitFor({ timeout: UI_TIMEOUT });
       const text = (await command.textContent()) ?? '';
       expect(text).toContain(SCRATCH);
+      if (db.os === 'mysql') expect(text).toMatch(/^mysql --protocol=TCP -h localhost -P \d+ /);
+      // A long command wraps inside one box (before, the inline code broke into one box a
+      // line, its background and border cut at each line end) and stays inside the panel.
+      const layout = await command.locator('code').evaluate((code) => {
+        const box = code.getBoundingClientRect();
+        const cell = code.closest('td')!.getBoundingClientRect();
+        return {
+          boxes: code.getClientRects().length,
+          inside: box.left >= cell.left && box.right <= cell.right,
+        };
+      });
+      expect(layout).toMatchObject({ boxes: 1, inside: true });
       await picture(page, `database-connect-${db.os}-en_US`);
       // Run as shown (asynchronously: the server and the gateway run in this process), the
       // query on the client's standard input.

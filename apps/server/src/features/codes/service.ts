@@ -76,7 +76,10 @@ function manageableCodes(ctx: AppContext, auth: AuthContext) {
 /**
  * The ready-to-copy command of the Connect panel: run as shown, it connects. A database's
  * command names its first listed database (psql would otherwise ask for one named like the
- * code); no password is needed for a code, so the MySQL command does not ask for one.
+ * code); no password is needed for a code, so the MySQL command does not ask for one. The
+ * MySQL command says --protocol=TCP: Oracle's and MariaDB's clients take the host localhost
+ * (the local gateway's) as their Unix socket and ignore -P, reaching the local server, not
+ * the gateway.
  * A name with characters a shell would read is left out.
  * SQL Server has no proxy yet: no command.
  */
@@ -90,7 +93,7 @@ function commandFor(
   const database = resource.databases.split(';').find((d) => /^[\w.-]+$/.test(d));
   if (resource.os === 'linux') return `ssh -p ${port} ${code}@${host}`;
   if (resource.os === 'mysql') {
-    return `mysql -h ${host} -P ${port} -u ${code}${database ? ` ${database}` : ''}`;
+    return `mysql --protocol=TCP -h ${host} -P ${port} -u ${code}${database ? ` ${database}` : ''}`;
   }
   if (resource.os === 'postgresql') {
     return `psql "host=${host} port=${port} user=${code} dbname=${database ?? 'postgres'}"`;
