@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scrubEcho, scrubPasswords, type ScrubDialect } from './password-scrub';
+import { scrubEcho, scrubEchoBlind, scrubPasswords, type ScrubDialect } from './password-scrub';
 
 const scrub = (sql: string, dialect: ScrubDialect): string =>
   scrubPasswords(sql, dialect)?.text ?? sql;
@@ -98,6 +98,32 @@ describe('password literals in MySQL and MariaDB texts', () => {
       "CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (USER 'r', PASSWORD '********', PORT 3306)",
     ],
     ["SELECT PASSWORD('pw')", "SELECT PASSWORD('********')"],
+    // In parentheses, or computed: the server refuses it, and its error quotes it.
+    ["CREATE USER u IDENTIFIED BY ('pw')", "CREATE USER u IDENTIFIED BY ('********')"],
+    [
+      "ALTER USER u IDENTIFIED BY (('pw')) ACCOUNT LOCK",
+      "ALTER USER u IDENTIFIED BY (('********')) ACCOUNT LOCK",
+    ],
+    ['ALTER USER u IDENTIFIED BY (secret)', "ALTER USER u IDENTIFIED BY ('********')"],
+    [
+      "SET PASSWORD FOR u = CONCAT('p', 'w')",
+      "SET PASSWORD FOR u = CONCAT('********', '********')",
+    ],
+    ["SET PASSWORD = (SELECT 'pw')", "SET PASSWORD = (SELECT '********')"],
+    ["SET PASSWORD = PASSWORD(('pw'))", "SET PASSWORD = PASSWORD(('********'))"],
+    [
+      "CHANGE MASTER TO MASTER_PASSWORD = ('pw')",
+      "CHANGE MASTER TO MASTER_PASSWORD = ('********')",
+    ],
+    // A FEDERATED table's connection URI with a password.
+    [
+      "CREATE TABLE t (id INT) ENGINE=FEDERATED CONNECTION='mysql://fed:pw@remote:9306/db/t'",
+      "CREATE TABLE t (id INT) ENGINE=FEDERATED CONNECTION='********'",
+    ],
+    [
+      "ALTER TABLE t CONNECTION 'mysql://fed:pw@remote/db/t'",
+      "ALTER TABLE t CONNECTION '********'",
+    ],
   ])('%s', (sql, masked) => {
     expect(mysql(sql)).toBe(masked);
   });
@@ -118,6 +144,9 @@ describe('password literals in MySQL and MariaDB texts', () => {
     'SET GLOBAL validate_password.length = 12',
     "INSERT INTO t (note) VALUES ('IDENTIFIED BY ''x''')",
     'PREPARE s FROM ?',
+    "CREATE TABLE t (password ENUM('a', 'b'), c_password CHAR(8) DEFAULT ('x'))",
+    "CREATE TABLE t (id INT) ENGINE=FEDERATED CONNECTION='mysql://fed@remote:9306/db/t'",
+    "SELECT 'see https://example.com/a'",
   ])('leaves %s as it is', (sql) => {
     expect(mysql(sql)).toBe(sql);
   });
@@ -161,6 +190,31 @@ describe('password literals in PostgreSQL texts', () => {
       "CREATE SUBSCRIPTION s CONNECTION 'host=db1 user=r password=pw' PUBLICATION p",
       "CREATE SUBSCRIPTION s CONNECTION '********' PUBLICATION p",
     ],
+    // A URI holds the password without the word.
+    [
+      "CREATE SUBSCRIPTION s CONNECTION 'postgresql://rep:Hunter2xyz@10.0.0.5/db' PUBLICATION p",
+      "CREATE SUBSCRIPTION s CONNECTION '********' PUBLICATION p",
+    ],
+    [
+      "ALTER SUBSCRIPTION s CONNECTION 'postgres://rep:Hunter2xyz@db1,db2:5433/db'",
+      "ALTER SUBSCRIPTION s CONNECTION '********'",
+    ],
+    // A setting's conninfo.
+    [
+      "ALTER SYSTEM SET primary_conninfo = 'host=db1 user=r password=pw'",
+      "ALTER SYSTEM SET primary_conninfo = '********'",
+    ],
+    [
+      "ALTER SYSTEM SET primary_conninfo TO 'postgresql://r:pw@db1/x'",
+      "ALTER SYSTEM SET primary_conninfo TO '********'",
+    ],
+    ["SET primary_conninfo = 'host=db1 sslpassword = pw'", "SET primary_conninfo = '********'"],
+    [
+      "ALTER DATABASE d SET x.conninfo = 'password=pw'",
+      "ALTER DATABASE d SET x.conninfo = '********'",
+    ],
+    // In parentheses (a syntax error, logged all the same).
+    ["CREATE ROLE r PASSWORD ('pw')", "CREATE ROLE r PASSWORD ('********')"],
   ])('%s', (sql, masked) => {
     expect(postgres(sql)).toBe(masked);
   });
@@ -176,13 +230,38 @@ describe('password literals in PostgreSQL texts', () => {
     'CREATE TABLE users (password text, identified boolean)',
     "ALTER ROLE app SET password_encryption = 'scram-sha-256'",
     "CREATE SUBSCRIPTION s CONNECTION 'host=db1 user=r' PUBLICATION p",
+    "CREATE SUBSCRIPTION s CONNECTION 'postgresql://r@db1/x' PUBLICATION p",
+    "ALTER SYSTEM SET primary_conninfo = 'host=db1 user=r'",
+    "SET application_name = 'password reset'",
     'ALTER ROLE app_password LOGIN',
+    "CREATE FUNCTION check_password(p text DEFAULT 'x') RETURNS bool LANGUAGE sql AS 'SELECT true'",
   ])('leaves %s as it is', (sql) => {
     expect(postgres(sql)).toBe(sql);
   });
 });
 
 describe('a server message that quotes the statement', () => {
+  it('has a password in parentheses masked (MariaDB quotes it)', () => {
+    const scrubbed = scrubPasswords("CREATE USER nobody IDENTIFIED BY ('LongSecret9')", 'mysql');
+    const error =
+      "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '('LongSecret9')' at line 1";
+    expect(scrubEcho(error, scrubbed?.secrets ?? [])).toBe(
+      "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '('********')' at line 1",
+    );
+  });
+
+  it('of a text not looked into has everything it quotes masked', () => {
+    expect(scrubEchoBlind("syntax to use near ''Sw0rd' ACCOUNT LOCKX' at line 1")).toBe(
+      "syntax to use near '********' at line 1",
+    );
+    expect(scrubEchoBlind('syntax error at or near "Sw0rd"')).toBe(
+      "syntax error at or near '********'",
+    );
+    expect(scrubEchoBlind('Lost connection to server during query')).toBe(
+      'Lost connection to server during query',
+    );
+  });
+
   it('has the masked literals masked too', () => {
     const sql = "ALTER USERR u IDENTIFIED BY 'Sw0rdfish'";
     const scrubbed = scrubPasswords(sql, 'mysql');

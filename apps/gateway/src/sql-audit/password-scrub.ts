@@ -14,28 +14,37 @@
  *   `PASSWORD(…)`/`OLD_PASSWORD(…)` in any statement; `MASTER_PASSWORD = 'x'`,
  *   `SOURCE_PASSWORD = 'x'`, `PASSWORD = 'x'` in CHANGE MASTER/REPLICATION and START REPLICA or
  *   GROUP_REPLICATION; a literal right after a word ending in `password` in CREATE, ALTER,
- *   GRANT or SET (`CREATE SERVER … OPTIONS (PASSWORD 'x')`).
+ *   GRANT or SET (`CREATE SERVER … OPTIONS (PASSWORD 'x')`); a FEDERATED table's
+ *   `CONNECTION = 'mysql://u:x@host/db/t'` in CREATE/ALTER when the URI holds a password (the
+ *   whole URI is masked).
  * - PostgreSQL, in CREATE/ALTER: a literal right after a word ending in `password`
  *   (`[ENCRYPTED|UNENCRYPTED] PASSWORD 'x'` of roles and users, `OPTIONS (password 'x')` and
  *   `sslpassword` of user mappings and servers); a subscription's `CONNECTION '…'` when it holds
- *   a password (the whole conninfo is masked).
- * In the strongest of these places (after IDENTIFIED BY, SET PASSWORD =, PASSWORD(, and a
- * role's PASSWORD) a bare word or number is masked too: a password typed without quotes is
- * still a password, though the server refuses the statement. NULL, RANDOM, DEFAULT, `?` and
- * `$1` are not secrets and stay. The text is lexed in every reading that can move a string's
- * end (backslashes as escapes or not, MariaDB's `/*M!` comments), and what any reading masks is
- * masked. {@link scrubEcho} masks the same spans in an error that quotes the statement.
+ *   a password, as `password=x` or as a URI's `postgresql://u:x@host` (the whole conninfo is
+ *   masked). In SET, and after SET in CREATE/ALTER (`ALTER SYSTEM SET primary_conninfo = '…'`,
+ *   `ALTER ROLE … SET`), a literal that holds a conninfo password (`password=x`, `u:x@host`).
+ * In the strongest of these places (after IDENTIFIED BY, SET PASSWORD =, PASSWORD(, a
+ * replication's `…PASSWORD =`, and a role's PASSWORD) a bare word or number is masked too, and so
+ * is every literal in the parentheses that follow (`IDENTIFIED BY ('x')`, `PASSWORD ('x')`,
+ * `= CONCAT('x', 'y')`): a password typed without quotes or in parentheses is still a password,
+ * though the server refuses the statement and may quote it in its error. NULL, RANDOM, DEFAULT,
+ * `?` and `$1` are not secrets and stay. The text is lexed in every reading that can move a
+ * string's end (backslashes as escapes or not, MariaDB's `/*M!` comments), and what any reading
+ * masks is masked. {@link scrubEcho} masks the same spans in an error that quotes the statement.
  *
  * Limits, what it does not see: a password inside a string that is itself code later (MySQL
  * `PREPARE s FROM '…'`, MariaDB `EXECUTE IMMEDIATE '…'`, a PostgreSQL `DO $$ … EXECUTE '…' $$`
- * body or function, `dblink_connect('… password=…')`); a password passed to a function it does
- * not know (`AES_ENCRYPT(data, 'key')`, a user-defined function) or put in a variable first
- * (`SET @p = 'x'` is logged as typed); a quoted option name (`OPTIONS ("password" 'x')`); an
- * error that quotes only part of a literal (MySQL cuts its `near '…'` at 80 characters), which
- * keeps that part. A role named `password` has the word after it masked (`ALTER ROLE password
- * RENAME TO …`). Prepared statements' parameters are never logged (MySQL COM_STMT_EXECUTE logs
- * the prepared text, PostgreSQL Bind values are not read), so a `?` or `$1` password does not
- * reach the log.
+ * body or function, `dblink_connect('… password=…')`, `COPY … FROM PROGRAM 'PGPASSWORD=…'`); a
+ * conninfo outside CONNECTION and a setting's value (`SELECT set_config('primary_conninfo',
+ * '…')`); a password place in a PostgreSQL statement that starts otherwise than CREATE, ALTER or
+ * SET (`IMPORT FOREIGN SCHEMA … OPTIONS (password 'x')`, `EXPLAIN ALTER ROLE …`, which the server
+ * refuses); a password passed to a function it does not know (`AES_ENCRYPT(data, 'key')`, a
+ * user-defined function) or put in a variable first (`SET @p = 'x'` is logged as typed); a quoted
+ * option name (`OPTIONS ("password" 'x')`); an error that quotes only part of a literal (MySQL
+ * cuts its `near '…'` at 80 characters), which keeps that part. A role named `password` has the
+ * word after it masked (`ALTER ROLE password RENAME TO …`). Prepared statements' parameters are
+ * never logged (MySQL COM_STMT_EXECUTE logs the prepared text, PostgreSQL Bind values are not
+ * read), so a `?` or `$1` password does not reach the log.
  */
 import type { LexedText, Segment } from './lexed';
 import { lexMysql, type MysqlLexOptions } from './mysql-lexer';
@@ -47,12 +56,20 @@ export type ScrubDialect = 'mysql' | 'postgresql';
 export const PASSWORD_MASK = "'********'";
 
 /**
- * Only a text with `password` or `identified` (any case) can hold a password place; this looks
- * for parts of them (`sword`, `ntifi`), which V8 finds two to three times faster than
- * /password|identified/i: 25 ns on a point select, 90 ns on 460 characters (Node 20). A text it
- * lets through without the words costs a lexing and masks nothing.
+ * Only a text with `password` or `identified` (any case), or a URI's `://` (whose `u:x@host` may
+ * hold a password without the word), can hold a password place; this looks for parts of the
+ * words (`sword`, `ntifi`) and `://`, which V8 finds two to three times faster than
+ * /password|identified/i: 25 ns on a point select, 90 ns on 460 characters (Node 20; the `://`
+ * costs nothing measurable). A text it lets through without a password place costs a lexing and
+ * masks nothing.
  */
-const TRIGGER = /[sS][wW][oO][rR][dD]|[nN][tT][iI][fF][iI]/;
+const TRIGGER = /[sS][wW][oO][rR][dD]|[nN][tT][iI][fF][iI]|:\/\//;
+
+/**
+ * Whether the text may hold a password place (the search {@link scrubPasswords} starts with):
+ * false means it has none.
+ */
+export const mayHoldPassword = (sql: string): boolean => TRIGGER.test(sql);
 
 export interface ScrubbedText {
   /** The text with every password literal masked. */
@@ -72,7 +89,7 @@ export function scrubPasswords(sql: string, dialect: ScrubDialect): ScrubbedText
     for (const segment of lexed.segments) {
       const canonical = dialect === 'mysql' ? lexed.canonical : undefined;
       const tokens = tokensOf(sql, lexed.skeleton, segment, canonical);
-      if (dialect === 'mysql') mysqlPlaces(tokens, spans);
+      if (dialect === 'mysql') mysqlPlaces(sql, tokens, spans);
       else postgresPlaces(sql, tokens, spans);
     }
   }
@@ -91,6 +108,20 @@ export function scrubEcho(message: string, secrets: readonly string[]): string {
     if (secret.length >= 3 && out.includes(secret)) out = out.split(secret).join(PASSWORD_MASK);
   }
   return out;
+}
+
+/**
+ * Masks in a server's message everything from its first quote (`'` or `"`) to its last, for an
+ * error about a text whose password places were not looked for (statement-log.ts: one too long
+ * to lex on the event loop): whatever of the text it quotes is masked, and the message's own
+ * words before and after stay (`… near '********' at line 1`, `syntax error at or near
+ * '********'`). A message with no quote is kept as it is.
+ */
+export function scrubEchoBlind(message: string): string {
+  const first = message.search(/['"]/);
+  if (first === -1) return message;
+  const last = Math.max(message.lastIndexOf("'"), message.lastIndexOf('"'));
+  return message.slice(0, first) + PASSWORD_MASK + message.slice(last + 1);
 }
 
 /** Every way the server may read the text that can move a string's end (see the lexers). */
@@ -191,7 +222,8 @@ const NOT_SECRET = new Set(['null', 'random', 'password', 'default', 'current', 
 /**
  * Masks the value starting at tokens[at]: a run (a literal, perhaps with comments), the run
  * right after an introducer or prefix word (`X'…'`, `_latin1'…'`, `E'…'`, `U&'…'`), or, with
- * `bare`, a word that is not a keyword (an unquoted password, a number, `0x…`).
+ * `bare`, a word that is not a keyword (an unquoted password, a number, `0x…`), and the literals
+ * in parentheses there (`('x')`, `CONCAT('x', 'y')`, see {@link maskGroup}).
  */
 function maskValue(tokens: Token[], at: number, spans: Span[], bare: boolean): void {
   const token = tokens[at];
@@ -200,7 +232,10 @@ function maskValue(tokens: Token[], at: number, spans: Span[], bare: boolean): v
     spans.push({ start: token.start, end: token.end });
     return;
   }
-  if (token.kind !== 'word') return;
+  if (token.kind === 'symbol') {
+    if (bare && token.lower === '(') maskGroup(tokens, at, spans);
+    return;
+  }
   // The literal glued to a prefix: X'…', _utf8mb4'…', E'…', or U&'…' (a word and a symbol).
   let glued = tokens[at + 1];
   if (token.lower === 'u' && glued?.lower === '&' && glued.start === token.end) {
@@ -213,9 +248,33 @@ function maskValue(tokens: Token[], at: number, spans: Span[], bare: boolean): v
     spans.push({ start: glued.start, end: glued.end });
     return;
   }
-  // A function's name is no password (PASSWORD('x') masks its argument on its own).
-  if (bare && !NOT_SECRET.has(token.lower) && tokens[at + 1]?.lower !== '(') {
+  if (!bare) return;
+  if (tokens[at + 1]?.lower === '(') {
+    // A function's name is no password; its arguments are (`CONCAT('x', 'y')`, `PASSWORD('x')`).
+    maskGroup(tokens, at + 1, spans);
+  } else if (!NOT_SECRET.has(token.lower)) {
     spans.push({ start: token.start, end: token.end });
+  }
+}
+
+/**
+ * Masks every literal between the `(` at tokens[open] and its `)` (or the statement's end), at
+ * any depth, and a lone word inside (`(secret)`): a password in parentheses, which MySQL and
+ * MariaDB refuse as a syntax error whose `near '…'` quotes it.
+ */
+function maskGroup(tokens: Token[], open: number, spans: Span[]): void {
+  let depth = 0;
+  let k = open;
+  for (; k < tokens.length; k++) {
+    const token = tokens[k]!;
+    if (token.lower === '(') depth += 1;
+    else if (token.lower === ')') depth -= 1;
+    else if (token.kind === 'run') spans.push({ start: token.start, end: token.end });
+    if (depth === 0) break;
+  }
+  const only = tokens[open + 1];
+  if (k === open + 2 && only?.kind === 'word' && !NOT_SECRET.has(only.lower)) {
+    spans.push({ start: only.start, end: only.end });
   }
 }
 
@@ -228,8 +287,12 @@ function headOf(tokens: Token[]): [string, string] {
 const MYSQL_ACCOUNT = new Set(['create', 'alter', 'grant', 'set']);
 const MYSQL_REPLICATION = new Set(['change', 'start']);
 
-function mysqlPlaces(tokens: Token[], spans: Span[]): void {
+/** A URI whose user part holds a password: `scheme://user:password@host`. */
+const URI_PASSWORD = /:\/\/[^\s@/]*:[^\s]*@/;
+
+function mysqlPlaces(sql: string, tokens: Token[], spans: Span[]): void {
   const [first, second] = headOf(tokens);
+  const ddl = first === 'create' || first === 'alter';
   const account = MYSQL_ACCOUNT.has(first);
   const replication = MYSQL_REPLICATION.has(first);
   const setPassword = first === 'set' && second === 'password';
@@ -259,26 +322,52 @@ function mysqlPlaces(tokens: Token[], spans: Span[]): void {
     } else if (account && word.endsWith('password')) {
       // Only a literal: `password VARCHAR(64)` of a CREATE TABLE is no password.
       maskValue(tokens, k + 1, spans, false);
+    } else if (ddl && word === 'connection') {
+      // A FEDERATED table's CONNECTION [=] 'mysql://user:password@host/db/table'.
+      const value = tokens[next?.lower === '=' ? k + 2 : k + 1];
+      if (value?.kind === 'run' && URI_PASSWORD.test(sql.slice(value.start, value.end))) {
+        spans.push({ start: value.start, end: value.end });
+      }
     }
   });
 }
 
 const POSTGRES_ROLE = new Set(['role', 'user', 'group']);
-/** A conninfo (`… password=x …`) or URI (`postgresql://u:x@host`) that holds a password. */
-const CONNINFO_SECRET = /password|:\/\/[^@/]*:[^@/]*@/i;
+/**
+ * A subscription's conninfo that may hold a password: any that names one, or a URI with one
+ * (`postgresql://u:x@host`).
+ */
+const CONNECTION_SECRET = /password|:\/\/[^\s@/]*:[^\s]*@/i;
+/**
+ * A setting's value that holds a conninfo password: a `password=x` (also `sslpassword=`, an
+ * environment's `PGPASSWORD=`, a URI's `?password=`), or a URI's `u:x@host`. A value that only
+ * names the word (`SET password_encryption = 'scram-sha-256'`) is no secret.
+ */
+const CONNINFO_PASSWORD = /password\s*=|:\/\/[^\s@/]*:[^\s]*@/i;
 
 function postgresPlaces(sql: string, tokens: Token[], spans: Span[]): void {
   const [first, second] = headOf(tokens);
-  if (first !== 'create' && first !== 'alter') return;
-  const role = POSTGRES_ROLE.has(second);
+  const ddl = first === 'create' || first === 'alter';
+  if (!ddl && first !== 'set') return;
+  const role = ddl && POSTGRES_ROLE.has(second);
+  // After SET (`SET x = …`, `ALTER SYSTEM SET primary_conninfo = …`): a setting's value.
+  let setting = !ddl;
   tokens.forEach((token, k) => {
-    if (token.kind !== 'word') return;
+    if (setting && token.kind === 'run') {
+      if (CONNINFO_PASSWORD.test(sql.slice(token.start, token.end))) {
+        spans.push({ start: token.start, end: token.end });
+      }
+      return;
+    }
+    if (token.kind !== 'word' || !ddl) return;
     const next = tokens[k + 1];
-    if (token.lower.endsWith('password')) {
+    if (token.lower === 'set') {
+      setting = true;
+    } else if (token.lower.endsWith('password')) {
       // A bare word only after a role's own PASSWORD (`ALTER ROLE app_password LOGIN` keeps LOGIN).
       maskValue(tokens, k + 1, spans, role && token.lower === 'password');
     } else if (token.lower === 'connection' && next?.kind === 'run') {
-      if (CONNINFO_SECRET.test(sql.slice(next.start, next.end))) {
+      if (CONNECTION_SECRET.test(sql.slice(next.start, next.end))) {
         spans.push({ start: next.start, end: next.end });
       }
     }
