@@ -141,6 +141,32 @@ describe('password literals in the statement log', () => {
     const cut = JSON.parse(line(at(long), undefined, 'postgresql')).statement as string;
     expect(cut).toBe(`CREATE ROLE app PASSWORD '********' [… ${long.length} characters in all]`);
   });
+
+  it('are masked in an error that quotes a password past the cut', () => {
+    const error =
+      "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near ''Long#Secret9' ACCOUNT LOCKX' at line 1";
+    const statement = `/*${'x'.repeat(STATEMENT_LOG_TEXT_MAX)}*/ ALTER USER u IDENTIFIED BY 'Long#Secret9' ACCOUNT LOCKX`;
+    const logged = JSON.parse(line(at(statement, error), undefined, 'mysql')) as {
+      statement: string;
+      error: string;
+    };
+    expect(logged.statement).toBe(
+      `${statement.slice(0, STATEMENT_LOG_TEXT_MAX)} [… ${statement.length} characters in all]`,
+    );
+    expect(logged.error).toBe(
+      "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near ''********' ACCOUNT LOCKX' at line 1",
+    );
+    // Lexing a text this long would hold up every session: its error is masked where it quotes.
+    const huge = `/*${'x'.repeat(1024 * 1024)}*/ ALTER USER u IDENTIFIED BY 'Long#Secret9' ACCOUNT LOCKX`;
+    const hugeError = JSON.parse(line(at(huge, error), undefined, 'mysql')).error as string;
+    expect(hugeError).toBe(
+      "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '********' at line 1",
+    );
+    // A long text with no password place keeps its error.
+    const plain = `INSERT INTO t VALUES ${"('x'),".repeat(STATEMENT_LOG_TEXT_MAX / 4)}('y')`;
+    const dup = "Duplicate entry 'x' for key 'PRIMARY'";
+    expect(JSON.parse(line(at(plain, dup), undefined, 'mysql')).error).toBe(dup);
+  });
 });
 
 describe('a statement log that cannot keep up', () => {

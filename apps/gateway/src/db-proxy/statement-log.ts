@@ -16,7 +16,13 @@ import { hideMatch, type LogFilterMatcher } from '../recording';
 import { spoolFile } from '../recording/recorder';
 import { placeBlank } from '../recording/spool-blanks';
 import { createSpoolWriter, type SpoolWriter } from '../recording/spool-writer';
-import { scrubEcho, scrubPasswords, type ScrubDialect } from '../sql-audit/password-scrub';
+import {
+  mayHoldPassword,
+  scrubEcho,
+  scrubEchoBlind,
+  scrubPasswords,
+  type ScrubDialect,
+} from '../sql-audit/password-scrub';
 
 const FLUSH_MS = 250;
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
@@ -94,31 +100,60 @@ function databaseJson(name: string): string {
 }
 
 /**
+ * The longest statement whose password places are looked for in all of it when it is logged
+ * cut: lexing costs about 0.1 µs a character per reading on the event loop (the judge hands a
+ * text this long to a worker, sql-audit/off-thread.ts LARGE_TEXT).
+ */
+const SCRUB_WHOLE_MAX = 256 * 1024;
+
+/**
+ * The statement as its log line shows it (password literals masked, cut to
+ * {@link STATEMENT_LOG_TEXT_MAX} with a note) and its error with what it quotes of them masked.
+ * A long text with an error has its passwords looked for in all of it, then is cut: a password
+ * past the cut is in no line, but the error may quote it. Without an error, or over
+ * {@link SCRUB_WHOLE_MAX}, it is cut first, which masks the part kept all the same (a literal
+ * cut in two is unterminated, and masked to the end); the error of a text that long which may
+ * hold a password is masked from its first quote to its last (scrubEchoBlind).
+ */
+function scrubbedEntry(
+  statement: string,
+  error: string | undefined,
+  dialect: ScrubDialect,
+): { text: string; error: string | undefined } {
+  if (statement.length <= STATEMENT_LOG_TEXT_MAX) {
+    const scrubbed = scrubPasswords(statement, dialect);
+    if (!scrubbed) return { text: statement, error };
+    return { text: scrubbed.text, error: error && scrubEcho(error, scrubbed.secrets) };
+  }
+  const note = ` [… ${statement.length} characters in all]`;
+  if (error === undefined || statement.length > SCRUB_WHOLE_MAX) {
+    const cut = statement.slice(0, STATEMENT_LOG_TEXT_MAX);
+    const text = (scrubPasswords(cut, dialect)?.text ?? cut) + note;
+    return { text, error: error && mayHoldPassword(statement) ? scrubEchoBlind(error) : error };
+  }
+  const scrubbed = scrubPasswords(statement, dialect);
+  if (!scrubbed) return { text: statement.slice(0, STATEMENT_LOG_TEXT_MAX) + note, error };
+  const text = scrubbed.text.slice(0, STATEMENT_LOG_TEXT_MAX) + note;
+  return { text, error: scrubEcho(error, scrubbed.secrets) };
+}
+
+/**
  * One JSON line, written out by hand: the same text JSON.stringify gives an object with these
  * keys in this order (strings escaped by JSON.stringify itself), at a fraction of the cost on a
  * path that runs for every statement. Password literals are masked first (password-scrub.ts;
- * a text without the words `password` or `identified` costs one search), in the statement and
- * in an error that quotes it (MySQL's `near '…'`).
+ * a text without the words `password` or `identified` or a `://` costs one search), in the
+ * statement and in an error that quotes it (MySQL's `near '…'`).
  */
 export function line(
   entry: StatementEntry,
   logFilter: LogFilterMatcher | undefined,
   dialect: ScrubDialect,
 ): string {
-  const long = entry.statement.length > STATEMENT_LOG_TEXT_MAX;
-  // Cut before masking: a literal cut in two is unterminated, and masked to the end.
-  const cut = long ? entry.statement.slice(0, STATEMENT_LOG_TEXT_MAX) : entry.statement;
-  const scrubbed = scrubPasswords(cut, dialect);
-  const text = long
-    ? `${scrubbed?.text ?? cut} [… ${entry.statement.length} characters in all]`
-    : (scrubbed?.text ?? cut);
+  const { text, error } = scrubbedEntry(entry.statement, entry.error, dialect);
   const statement = hideMatch(logFilter, text, LOG_FILTER_HIDDEN.command);
   let out = `{"time":"${isoTime(entry.startedAt)}","database":${databaseJson(entry.database)},"statement":${jsonString(statement)},"duration_ms":${Math.round(entry.durationMs * 1000) / 1000}`;
   if (entry.rows !== undefined) out += `,"rows":${entry.rows}`;
-  if (entry.error !== undefined) {
-    const error = scrubbed ? scrubEcho(entry.error, scrubbed.secrets) : entry.error;
-    out += `,"error":${jsonString(error)}`;
-  }
+  if (error !== undefined) out += `,"error":${jsonString(error)}`;
   if (entry.action) out += `,"action":"${entry.action}"`;
   if (entry.rule) out += `,"rule":${jsonString(entry.rule)}`;
   return `${out}}\n`;
@@ -134,7 +169,8 @@ export function alarmText(
   dialect: ScrubDialect,
   max: number,
 ): string {
-  // Cut (generously) before masking: masking a 100 MB text for 4000 characters is waste.
+  // Cut (generously) before masking: masking a 100 MB text for 4000 characters is waste, and
+  // what is kept is masked all the same (an alarm has no error that could quote the rest).
   const cut =
     statement.length > STATEMENT_LOG_TEXT_MAX
       ? statement.slice(0, STATEMENT_LOG_TEXT_MAX)
