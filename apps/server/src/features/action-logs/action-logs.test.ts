@@ -194,6 +194,33 @@ describe('GET /search_tunnel', () => {
     expect((await search(admin, `resource_id=${web}&page_size=1`)).data[0]!.play).toBe(0);
   });
 
+  it('says play 1 for a recorded session that began and ended in the same second', async () => {
+    // `ssh host uptime`, a one-query psql session: the recording exists and downloads, though
+    // there is nothing to play back (before, play was 0 and the console offered no download).
+    const { id } = await t.ctx.db
+      .insertInto('tunnel_connection')
+      .values({
+        company_id: 1,
+        account_id: erinId,
+        resource_id: db,
+        created_at: T0 + 500,
+        ended_at: T0 + 500,
+        way: 'postgresql',
+        client_ip: '172.16.0.3',
+        recording: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    try {
+      const { data } = await search(admin, 'way=postgresql');
+      expect(data.map((e) => [e.connection_id, e.start_date, e.date, e.play])).toEqual([
+        [id, T0 + 500, T0 + 500, 1],
+      ]);
+    } finally {
+      await t.ctx.db.deleteFrom('tunnel_connection').where('id', '=', id).execute();
+    }
+  });
+
   it('applies each filter of spec 1 §7', async () => {
     expect((await search(admin, `resource_id=${web}`)).total).toBe(30);
     expect((await search(admin, `resource_id=${db}`)).total).toBe(2);

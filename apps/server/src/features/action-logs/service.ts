@@ -339,7 +339,10 @@ export async function searchActionLog(
       rdp_height: 0,
       client_ip_address: r.client_ip,
       unsafe_mode: r.safe_mode === 0 ? 1 : 0,
-      play: r.recording !== 0 && end > r.created_at ? 1 : 0,
+      // A recording of an ended session, whatever its length: one that began and ended in the
+      // same second (`ssh host uptime`, a one-query psql) still downloads. Whether it has
+      // anything to play back is the console's call (end after start, spec 1 §2.7).
+      play: r.recording !== 0 && end !== 0 ? 1 : 0,
       // File-log entries (migration 013) carry the direction and the file name.
       ...((r.op === 'download' || r.op === 'upload') && {
         op: r.op,
