@@ -102,6 +102,15 @@ export const ERRORS = {
   NeedChangePassword: def(403, 'Please change your password first', '请先修改密码'),
   /** The team requires MFA and this session must bind it before anything else. */
   NeedBindMfa: def(403, 'Please bind MFA first', '请先绑定MFA'),
+  /**
+   * Binding MFA (or asking for a secret to bind) while it is bound: a new device replaces the
+   * bound one only after unbinding with two of its codes, or an administrator's reset.
+   */
+  MfaAlreadyBound: def(
+    409,
+    'MFA is already bound; unbind it before binding another device',
+    'MFA已绑定，请先解绑再绑定其他设备',
+  ),
   AccountPubKeyError: def(400, 'The SSH public key is invalid', 'SSH公钥格式错误'),
   AccountPubKeyExist: def(409, 'The SSH public key already exists', 'SSH公钥已存在'),
   RefreshTokenNotExists: def(401, 'The refresh token does not exist', '刷新令牌不存在'),

@@ -10,6 +10,9 @@ import {
 import { totpAt, totpStep } from '../../lib/totp';
 import { nowSeconds } from '../../lib/time';
 
+/** A second secret, never the one the account bound. */
+const OTHER_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
 function codes(secret: string) {
   const s = totpStep(nowSeconds());
   return {
@@ -83,6 +86,39 @@ describe('virtual MFA', () => {
     });
     expect(res.statusCode).toBe(200);
     expect((await c.get('/api/current_account')).json().otp_enabled).toBe(true);
+  });
+
+  it('binds no other secret over a bound one: that takes unbinding, with two of its codes', async () => {
+    // The review's way in: a new secret, bound with its own codes, replaced the old one
+    // without the old one's codes (and in a team that requires MFA, where unbinding is refused).
+    const pending = await c.get('/api/mfa/secret');
+    expect(pending.json().code).toBe('MfaAlreadyBound');
+    expect((await c.get('/api/mfa/img')).json().code).toBe('MfaAlreadyBound');
+    await t.ctx.db
+      .updateTable('account')
+      .set({ otp_pending_secret: t.ctx.sealer.seal(OTHER_SECRET) })
+      .where('account', '=', 'otp@demo.local')
+      .execute();
+    const k = codes(OTHER_SECRET);
+    const rebind = await c.post('/api/account/mfa', {
+      first_code: k.previous,
+      second_code: k.current,
+      otp_enabled: 1,
+    });
+    expect(rebind.statusCode).toBe(409);
+    expect(rebind.json().code).toBe('MfaAlreadyBound');
+    const row = await t.ctx.db
+      .selectFrom('account')
+      .select(['otp_enabled', 'otp_secret'])
+      .where('account', '=', 'otp@demo.local')
+      .executeTakeFirstOrThrow();
+    expect(row.otp_enabled).toBe(1);
+    expect(t.ctx.sealer.open(row.otp_secret!)).toBe(secret);
+    await t.ctx.db
+      .updateTable('account')
+      .set({ otp_pending_secret: null })
+      .where('account', '=', 'otp@demo.local')
+      .execute();
   });
 
   it('asks for the code at the next login and lets nothing else through until it is given', async () => {

@@ -1,6 +1,9 @@
 /**
  * Virtual MFA: the TOTP secret is sealed at rest; a pending secret exists only while binding.
- * A code is accepted once (its step must be newer than the last accepted one).
+ * A code is accepted once (its step must be newer than the last accepted one). An account with
+ * MFA bound gets no new secret (MfaAlreadyBound): replacing the device means unbinding first,
+ * with two codes of the bound secret (refused in a team that requires MFA), or an
+ * administrator's reset.
  */
 import QRCode from 'qrcode';
 import type { AppContext } from '../../context';
@@ -22,6 +25,7 @@ export async function pendingSecret(
   ctx: AppContext,
   auth: AuthContext,
 ): Promise<{ secret: string; issuer: string; account: string }> {
+  if (auth.account.otp_enabled) throw new AppError('MfaAlreadyBound');
   let secret: string;
   if (auth.account.otp_pending_secret) {
     secret = ctx.sealer.open(auth.account.otp_pending_secret);
@@ -79,18 +83,22 @@ export async function verifyLoginCode(
   await acceptStep(ctx, auth.account, step);
 }
 
-/** Opens the MFA with two consecutive codes of the pending secret. */
+/**
+ * Opens the MFA with two consecutive codes of the pending secret. Only an account without MFA:
+ * a bound secret is replaced only after unbinding, which asks for two of its codes.
+ */
 export async function bindMfa(
   ctx: AppContext,
   auth: AuthContext,
   first: string,
   second: string,
 ): Promise<void> {
+  if (auth.account.otp_enabled) throw new AppError('MfaAlreadyBound');
   if (!auth.account.otp_pending_secret) throw new AppError('MfaKeyError');
   const secret = ctx.sealer.open(auth.account.otp_pending_secret);
   const step = matchConsecutive(secret, first, second, nowSeconds());
   if (step === null) throw new AppError('MfaCodeError');
-  await ctx.db
+  const bound = await ctx.db
     .updateTable('account')
     .set({
       otp_enabled: 1,
@@ -99,7 +107,10 @@ export async function bindMfa(
       otp_last_step: step,
     })
     .where('id', '=', auth.account.id)
-    .execute();
+    // A bind that raced another (two tabs) does not replace what the first bound.
+    .where('otp_enabled', '=', 0)
+    .executeTakeFirst();
+  if (Number(bound.numUpdatedRows) === 0) throw new AppError('MfaAlreadyBound');
   auth.account.otp_enabled = 1;
 }
 
