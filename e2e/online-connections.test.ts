@@ -1,8 +1,8 @@
 /**
  * Online connections in Chromium against the real server, a real gateway and the real sshd: a
- * member holds an ssh session open with the stock OpenSSH client; the administrator sees it in
- * the header's online sessions dialog, selects it and disconnects it, and the client exits
- * within about a second. Screenshots of the dialog go to .test-artifacts/.
+ * member holds two ssh sessions open with the stock OpenSSH client; the administrator sees them
+ * in the header's online sessions dialog, selects both and disconnects them after a
+ * confirmation that says how many end, and the clients exit within about a second. Screenshots of the dialog go to .test-artifacts/.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -130,32 +130,40 @@ afterAll(async () => {
 });
 
 describe('online connections', () => {
-  it('shows a held ssh session in the header dialog and cuts it', async () => {
-    const held = hold();
-    await countIs(admin.context, 1);
+  it('shows held ssh sessions in the header dialog and cuts them together', async () => {
+    const held = [hold(), hold()];
+    await countIs(admin.context, 2);
     const page = admin.page;
     await page.goto('/operation/dashboard');
-    await page.getByRole('button', { name: 'Online sessions: 1' }).click({ timeout: UI_TIMEOUT });
+    await page.getByRole('button', { name: 'Online sessions: 2' }).click({ timeout: UI_TIMEOUT });
     const sessions = dialog(page, 'Online sessions');
-    const row = sessions.getByRole('row').filter({ hasText: MEMBER.name });
-    await row.waitFor({ timeout: UI_TIMEOUT });
+    const rows = sessions.getByRole('row').filter({ hasText: MEMBER.name });
+    await expect.poll(() => rows.count(), { timeout: UI_TIMEOUT }).toBe(2);
+    const row = rows.first();
     await row.getByText('Ops').waitFor({ timeout: UI_TIMEOUT });
     await row.getByText('sshd-1').waitFor({ timeout: UI_TIMEOUT });
-    await row.getByRole('checkbox').check();
+    for (const r of await rows.all()) await r.getByRole('checkbox').check();
     await waitForNoticesGone(page);
     // Past the check and fade animations.
     await page.waitForTimeout(600);
     await screenshot(page, 'online-sessions-dialog');
 
-    await sessions.getByRole('button', { name: /Disconnect 1 session/ }).click();
+    await sessions.getByRole('button', { name: /Disconnect 2 sessions/ }).click();
     const popover = page.getByRole('tooltip').filter({ hasText: 'Disconnect?' });
     await popover.waitFor({ timeout: UI_TIMEOUT });
+    // The confirmation says how many end (it said "The session ends at once" for any number).
+    await popover
+      .getByText('The 2 selected sessions end at once', { exact: false })
+      .waitFor({ timeout: UI_TIMEOUT });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'online-sessions-confirm-bulk');
     const cutAt = Date.now();
     await popover.getByRole('button', { name: 'Disconnect', exact: true }).click();
-    const res = await held;
-    expect(res.at - cutAt).toBeLessThan(3000);
-    expect(res.code).not.toBe(0);
-    await row.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+    for (const res of await Promise.all(held)) {
+      expect(res.at - cutAt).toBeLessThan(3000);
+      expect(res.code).not.toBe(0);
+    }
+    await expect.poll(() => rows.count(), { timeout: UI_TIMEOUT }).toBe(0);
     await page.getByRole('button', { name: 'Online sessions: 0' }).waitFor({ timeout: UI_TIMEOUT });
     await waitForNoticesGone(page);
     await page.waitForTimeout(600);
