@@ -394,7 +394,10 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('session_cut'),
     connection_id: z.number().int(),
+    /** Why, in English, for the member's client (older gateways read only this). */
     reason: z.string().max(500).default(''),
+    /** Why, as a catalogue code (errors.ts), for clients that translate (the web terminal). */
+    reason_code: z.string().max(100).optional(),
   }),
   z.object({
     /**

@@ -276,6 +276,29 @@ export const ERRORS = {
   TimeNotValid: def(400, 'Need future time', '需要未来的时间'),
   TooManyShadows: def(400, 'Cannot create more than 5 shadows', '最多只能创建5个影子会话'),
   ConnectionIDNotFound: def(404, 'The connection does not exist', '连接不存在'),
+  // Why a session ended, told to its client (the web terminal's `closed` frame carries these
+  // codes; the SSH and database proxies print the English text). Not HTTP answers: the status
+  // is only the catalogue's form.
+  /** The shell or the target's connection ended on its own. */
+  SessionEnded: def(410, 'The session ended', '会话已结束'),
+  /** The server ended the session; the cut's reason (another code below) says why. */
+  SessionCut: def(410, 'The session was ended by the server', '会话已被服务器结束'),
+  /** A cut's reason: an administrator or the member disconnected it in the console. */
+  SessionCutFromConsole: def(410, 'Disconnected from the console', '已从控制台断开连接'),
+  /** A cut's reason: the code was deleted, or its member no longer reaches the resource. */
+  AccessRevoked: def(
+    403,
+    'Access was revoked: the code was deleted or no longer reaches the resource',
+    '访问权限已被撤销：连接码已删除或已无法访问该资源',
+  ),
+  /** A cut's reason: the gateway lost its control channel, so it ends what it cannot govern. */
+  ControlChannelLost: def(
+    503,
+    'The gateway lost its connection to the Portcullis server',
+    '网关与 Portcullis 服务器的连接已断开',
+  ),
+  /** The session's recording could not be written: a recorded session does not go on unrecorded. */
+  RecordingFailed: def(500, 'The recording could not be written', '录像无法写入'),
   TaskExpired: def(410, 'The task has expired', '任务已过期'),
   CommandExist: def(409, 'The command already exists', '命令已存在'),
   NetworkSafeModeNotOpen: def(400, 'cluster safe_mode is not open', '集群未开启安全模式'),

@@ -46,9 +46,17 @@ export const WebTerminalServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), connection_id: z.number().int(), username: z.string() }),
   /**
    * The session is over: `code` is a catalogue code for a refusal, `SessionCut` when the
-   * server cut it, `SessionEnded` when the shell exited; `message` is English text.
+   * server cut it, `SessionEnded` when the shell exited; `reason`, on a cut, the catalogue code
+   * of why (SessionCutFromConsole, TunnelExpire, AccessRevoked, …) when the server gave one;
+   * `message` is English text (the detail a code's text lacks, e.g. what the target said), for
+   * a reader that knows neither code.
    */
-  z.object({ type: z.literal('closed'), code: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal('closed'),
+    code: z.string(),
+    message: z.string(),
+    reason: z.string().optional(),
+  }),
 ]);
 export type WebTerminalServerMessage = z.infer<typeof WebTerminalServerMessageSchema>;
 

@@ -322,7 +322,8 @@ export function startGateway(options: GatewayOptions): Gateway {
           onWelcome,
           onTask,
           onReply: (message) => sessions.onReply(message),
-          onCut: (message) => sessions.onCutMessage(message.connection_id, message.reason),
+          onCut: (message) =>
+            sessions.onCutMessage(message.connection_id, message.reason, message.reason_code),
           onRecordingAck: (message) => recordings?.onAck(message),
         });
       } catch (err) {

@@ -34,6 +34,23 @@ describe('the cut board', () => {
     expect(heard).toEqual(['Access revoked']);
   });
 
+  it('passes the reason’s catalogue code on, to a listener now and to one that listens later', async () => {
+    const board = createCutBoard();
+    const heard: unknown[] = [];
+    board.onAnyCut((id, reason, code) => heard.push(['any', id, reason, code]));
+    board.onCut(1, (reason, code) => heard.push([1, reason, code]));
+    board.cut(1, 'The code has expired', 'TunnelExpire');
+    board.cut(2, 'Disconnected from the console', 'SessionCutFromConsole');
+    board.onCut(2, (reason, code) => heard.push([2, reason, code]));
+    await Promise.resolve();
+    expect(heard).toEqual([
+      ['any', 1, 'The code has expired', 'TunnelExpire'],
+      [1, 'The code has expired', 'TunnelExpire'],
+      ['any', 2, 'Disconnected from the console', 'SessionCutFromConsole'],
+      [2, 'Disconnected from the console', 'SessionCutFromConsole'],
+    ]);
+  });
+
   it('does not tell a session that stopped listening before the kept cut was told', async () => {
     const board = createCutBoard();
     board.cut(3, 'x');

@@ -15,8 +15,12 @@
  * another session.
  */
 
-export type CutListener = (reason: string) => void;
-export type AnyCutListener = (connectionId: number, reason: string) => void;
+/**
+ * `reason` is English text for the member's client; `code`, when the server gave one, the
+ * catalogue code of the same reason (errors.ts), for clients that translate.
+ */
+export type CutListener = (reason: string, code?: string) => void;
+export type AnyCutListener = (connectionId: number, reason: string, code?: string) => void;
 
 /** Long enough for a session's set-up (a target login, a recording opened) after its start. */
 export const KEPT_CUT_MS = 60_000;
@@ -25,7 +29,7 @@ export const KEPT_CUTS_MAX = 4096;
 
 export interface CutBoard {
   /** The server cut this session (or the control channel went): told to its listeners, or kept. */
-  cut(connectionId: number, reason: string): void;
+  cut(connectionId: number, reason: string, code?: string): void;
   /**
    * Listens for the cut of one session; one that came before it listened is told on the next
    * microtask (not during the call, while the caller is still setting up). Returns a function
@@ -44,7 +48,7 @@ export function createCutBoard(
   const listeners = new Map<number, Set<CutListener>>();
   const anyListeners = new Set<AnyCutListener>();
   /** Cuts nobody listened for, oldest first (a Map keeps its insertion order). */
-  const kept = new Map<number, { reason: string; at: number }>();
+  const kept = new Map<number, { reason: string; code?: string; at: number }>();
 
   const forgetOld = (): void => {
     const before = now() - keptMs;
@@ -55,15 +59,15 @@ export function createCutBoard(
   };
 
   return {
-    cut(connectionId, reason) {
-      for (const listener of [...anyListeners]) listener(connectionId, reason);
+    cut(connectionId, reason, code) {
+      for (const listener of [...anyListeners]) listener(connectionId, reason, code);
       const own = listeners.get(connectionId);
       if (own && own.size > 0) {
-        for (const listener of [...own]) listener(reason);
+        for (const listener of [...own]) listener(reason, code);
         return;
       }
       kept.delete(connectionId); // a repeat moves it to the end, as the newest
-      kept.set(connectionId, { reason, at: now() });
+      kept.set(connectionId, { reason, ...(code !== undefined && { code }), at: now() });
       forgetOld();
     },
     onCut(connectionId, listener) {
@@ -80,7 +84,7 @@ export function createCutBoard(
       if (earlier) {
         queueMicrotask(() => {
           // Unless it stopped listening meanwhile (the session ended on its own).
-          if (own.has(listener)) listener(earlier.reason);
+          if (own.has(listener)) listener(earlier.reason, earlier.code);
         });
       }
       return stop;

@@ -117,7 +117,7 @@ type Body = Request extends infer R
 export interface SessionRequests extends SessionControlApi {
   /** Hands the client an answer from the server. */
   onReply(message: ReplyMessage): void;
-  onCutMessage(connectionId: number, reason: string): void;
+  onCutMessage(connectionId: number, reason: string, code?: string): void;
   /**
    * The channel went down: fails every waiting request and cuts every session the server
    * started (see {@link CHANNEL_LOST}).
@@ -261,12 +261,12 @@ export function createSessionRequests(
       if (started !== undefined) live.add(started);
       finish(message);
     },
-    onCutMessage: (connectionId, reason) => cuts.cut(connectionId, reason),
+    onCutMessage: (connectionId, reason, code) => cuts.cut(connectionId, reason, code),
     failAll() {
       for (const finish of [...waiting.values()]) finish(null);
       const lost = [...live];
       live.clear();
-      for (const connectionId of lost) cuts.cut(connectionId, CHANNEL_LOST);
+      for (const connectionId of lost) cuts.cut(connectionId, CHANNEL_LOST, 'ControlChannelLost');
     },
   };
 }

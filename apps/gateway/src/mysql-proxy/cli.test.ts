@@ -119,7 +119,7 @@ describe('mysql proxy with the mysql CLI', () => {
       (err: { stderr: string }) => err,
     );
     expect('stderr' in refused && refused.stderr).toMatch(
-      /ERROR 1045 \(28000\): TunnelExpire: The code has expired/,
+      /ERROR 1045 \(28000\): Portcullis: The code has expired \(TunnelExpire\)/,
     );
     const blocked = await mysqlCli(plain.port, 'guarded', [
       '--skip-ssl',

@@ -26,6 +26,7 @@ import type { Duplex } from 'node:stream';
 import { formatError } from '@portcullis/contract';
 import type { DbSession } from '../db-proxy/session';
 import type { Logger } from '../core/logger';
+import { sessionEndedText } from '../core/session-ended';
 import { ER, HEADER, MAX_PAYLOAD, Malformed, errPayload, frame, type ErrorKind } from './packets';
 import { ResponseTracker, type Expect } from './results';
 import { decide, pairResults, type Decision, type Judged, type TimedResult } from './statements';
@@ -566,7 +567,8 @@ export class Relay {
     if (this.closed) return;
     if (!this.busy && !this.client.destroyed) {
       this.client.end(
-        frame(errPayload(ER.UNKNOWN, `Portcullis: the session was cut (${reason})`), 0),
+        // The same words as the PostgreSQL and SSH proxies.
+        frame(errPayload(ER.UNKNOWN, sessionEndedText(reason)), 0),
       );
     }
     this.close();

@@ -121,9 +121,9 @@ describe('mysql proxy with mysql2', () => {
     await expect(connect('expired')).rejects.toMatchObject({
       errno: 1045,
       sqlState: '28000',
-      message: 'TunnelExpire: The code has expired',
+      message: 'Portcullis: The code has expired (TunnelExpire)',
     });
-    await expect(connect('no-such-code')).rejects.toThrow(/^TunnelNotFound: /);
+    await expect(connect('no-such-code')).rejects.toThrow(/^Portcullis: .*\(TunnelNotFound\)$/);
   });
 
   it('logs in to a target user with a password, and says so when the target refuses', async () => {
@@ -255,7 +255,9 @@ describe('mysql proxy with mysql2', () => {
       conn.on('end', resolve);
     });
     sessionOf('plain')?.cut('cut by an administrator');
-    expect(String(await gone)).toMatch(/the session was cut \(cut by an administrator\)/);
+    expect(String(await gone)).toMatch(
+      /Portcullis: the session was ended \(cut by an administrator\)/,
+    );
     expect(Date.now() - t).toBeLessThan(1000);
     await expect(conn.query('SELECT 1')).rejects.toThrow();
     await expect.poll(() => sessionOf('plain')?.ended).toBe(1);
@@ -341,7 +343,9 @@ describe('mysql proxy with mysql2', () => {
       undefined,
       'tmp-secret',
     ]);
-    await expect(connect('tmpuser', clear('wrong'))).rejects.toThrow(/^PasswordError: /);
+    await expect(connect('tmpuser', clear('wrong'))).rejects.toThrow(
+      /^Portcullis: .*\(PasswordError\)$/,
+    );
   });
 
   it('refuses COM_CHANGE_USER and keeps the session', async () => {
@@ -362,7 +366,7 @@ describe('mysql proxy with mysql2', () => {
 
   it('refuses a database the resource does not offer (login, USE and COM_INIT_DB)', async () => {
     await expect(connect('onlyone', { database: 'mysql' })).rejects.toThrow(
-      /^DatabaseNotOffered|TunnelNotFound/,
+      /^Portcullis: .*\((DatabaseNotOffered|TunnelNotFound)\)$/,
     );
     const conn = await connect('onlyone');
     await expect(conn.query('USE mysql')).rejects.toMatchObject({ errno: 1044 });

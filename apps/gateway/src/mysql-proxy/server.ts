@@ -13,6 +13,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
+import type { SessionRefusal } from '../control/protocol';
 import type { Logger } from '../core/logger';
 import { holdTarget } from '../db-proxy/held-target';
 import type { AuthorizedDb, DbSession, DbSessions } from '../db-proxy/session';
@@ -54,6 +55,8 @@ class Refused extends Error {
 }
 
 const TARGET_CLOSED = 'Portcullis: the database closed the connection';
+/** A refusal in the words the SSH and PostgreSQL proxies use: `Portcullis: text (Code)`. */
+const refusalText = (r: SessionRefusal): string => `Portcullis: ${r.message} (${r.code})`;
 
 const clientAddress = (socket: net.Socket): string =>
   (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
@@ -98,7 +101,7 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
       outcome = await sessions.authorize('mysql', { ...base, password });
     }
     if (!outcome.ok) {
-      throw new Refused(ER.ACCESS_DENIED, `${outcome.refusal.code}: ${outcome.refusal.message}`);
+      throw new Refused(ER.ACCESS_DENIED, refusalText(outcome.refusal));
     }
     return outcome;
   }
@@ -159,7 +162,7 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
       const begun = await authorized.begin();
       if (!begun.ok) {
         target.socket.destroy();
-        throw new Refused(ER.ACCESS_DENIED, `${begun.refusal.code}: ${begun.refusal.message}`);
+        throw new Refused(ER.ACCESS_DENIED, refusalText(begun.refusal));
       }
       const { session } = begun;
       conn.session = session;

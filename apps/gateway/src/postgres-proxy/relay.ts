@@ -7,6 +7,7 @@
  */
 import type net from 'node:net';
 import type { Logger } from '../core/logger';
+import { sessionEndedText } from '../core/session-ended';
 import type { DbSession, StatementEntry } from '../db-proxy/session';
 import { Conversation } from './conversation';
 import { CLIENT_MESSAGE_MAX, errorResponse, MessageReader, ProtocolError } from './messages';
@@ -222,7 +223,7 @@ export function relaySession(options: RelayOptions): void {
         errorResponse({
           severity: 'FATAL',
           code: '57P01',
-          message: `Portcullis: the session was ended${reason ? ` (${reason})` : ''}`,
+          message: sessionEndedText(reason),
         }),
       );
       end('cut', true);

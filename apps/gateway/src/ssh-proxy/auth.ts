@@ -4,10 +4,17 @@
  * - publickey: a key from the code owner's personal SSH keys (the gateway checks the signature,
  *   the server checks the key belongs to the owner and records its use);
  * - password: a temporary authorization's one-time password (the code is its user name);
- * - keyboard-interactive: the gateway asks for the code (any user name).
+ * - keyboard-interactive: the gateway asks for the code (any user name); when the user name is
+ *   a temporary authorization's, it asks for its one-time password instead ("Password:"), so
+ *   `ssh -p 9998 USER@gateway` works with OpenSSH's default order (keyboard-interactive comes
+ *   before password there).
  * The server answers every check (fail closed). Once it says yes, the gateway fetches this
  * session's credential and logs in to the target before accepting the client, so a target that
  * refuses is reported to the client like any other refusal: as an SSH banner, and logged.
+ * A refusal no other try can change (an unknown or expired code, a client address not
+ * allowed) ends the connection after its banner with SSH_MSG_DISCONNECT: a failure reply would
+ * send OpenSSH through its other methods (an empty list of methods means "any" to it), asking
+ * for a password that can only fail. A wrong key or password may be tried again, as with sshd.
  *
  * A login user set to "team account password" (auth_type 2) has no stored credential: the
  * member types the login user's password. After the code is proven the gateway answers with
@@ -15,19 +22,22 @@
  * the code came by keyboard-interactive), and tries it on the target, {@link PASSWORD_TRIES}
  * times at most. The password is used for that login only, never logged or stored.
  */
+import crypto from 'node:crypto';
 import type { AuthContext, Client, Connection, KeyboardAuthContext } from 'ssh2';
+import { CODE_PATTERN, type CommandPolicy } from '@portcullis/contract';
 import ssh2 from './ssh2';
 import type { SessionControlApi, Outcome } from '../control/session-requests';
 import type { ResolvedCode, SessionCredential, SessionRefusal } from '../control/protocol';
-import type { CommandPolicy } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { logFilterMatcher, type LogFilterMatcher } from '../recording';
-import { sendBanner } from './banner';
+import { disconnectWith, DISCONNECT_NO_MORE_AUTH_METHODS, sendBanner } from './banner';
 import { connectUpstream, refusedCredential, upstreamReason } from './upstream';
 
 const METHODS: AuthContext['method'][] = ['publickey', 'keyboard-interactive', 'password'];
 /** Refusals after which another key or method may still succeed: the client may go on. */
 const RETRYABLE = new Set(['AccountPubKeyNotFound', 'AccountPubKeyError', 'PasswordError']);
+/** What a wrong temporary-authorization password is told (PasswordError). */
+const WRONG_ONE_TIME_PASSWORD = 'The one-time password is wrong';
 /** Wrong target passwords allowed before the connection is refused (as sshd's default). */
 export const PASSWORD_TRIES = 3;
 /**
@@ -67,6 +77,13 @@ export interface AuthDeps {
   onAccepted(session: AcceptedSession): void;
 }
 
+/** Compares two secrets in constant time (a code typed against the user name). */
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
 /** Handles the client's 'authentication' events until one is accepted. */
 export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promise<void> {
   const { client, clientIp, control, logger } = deps;
@@ -81,18 +98,20 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
   client.once('close', () => (clientGone = true));
 
   let failures = 0;
-  /** Ends the login: the client is told no, and hung up on once the banner has gone. */
-  const hangUp = (ctx: AuthContext): void => {
-    ctx.reject([]);
+  /**
+   * Ends the login after the banner that said why: a disconnect, not a failure reply (see the
+   * module comment). `why` is the disconnect's description (OpenSSH prints it).
+   */
+  const hangUp = (why: string): void => {
     done = true;
-    setTimeout(() => client.end(), 50);
+    disconnectWith(client, DISCONNECT_NO_MORE_AUTH_METHODS, why, logger);
   };
   /** A failed try after which another key or method may still succeed, up to the limit. */
   const tryAgain = (ctx: AuthContext): void => {
     if (++failures < MAX_AUTH_FAILURES) return void ctx.reject(METHODS);
     logger.warn({ ip: clientIp }, 'ssh login: too many failures');
     sendBanner(client, 'Portcullis: too many authentication failures', logger);
-    hangUp(ctx);
+    hangUp('Portcullis: too many authentication failures');
   };
   const refuse = (ctx: AuthContext, refusal: SessionRefusal): void => {
     // The code (the user name) is a secret: never logged, not even masked beyond its length.
@@ -100,12 +119,67 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
     sendBanner(client, `Portcullis: ${refusal.message} (${refusal.code})`, logger);
     if (RETRYABLE.has(refusal.code)) return tryAgain(ctx);
     // Retrying cannot help.
-    hangUp(ctx);
+    hangUp(`Portcullis: login refused (${refusal.code})`);
+  };
+
+  /** The server's answer to a temporary authorization's password: its own words for a wrong one. */
+  const withPassword = async (code: string, password: string): Promise<Resolved> => {
+    const outcome = await control.resolve({ code, clientIp, password });
+    if (outcome.ok || outcome.refusal.code !== 'PasswordError') return outcome;
+    // The catalogue's text speaks of a team ID and an account: not what was typed here.
+    return { ok: false, refusal: { code: 'PasswordError', message: WRONG_ONE_TIME_PASSWORD } };
+  };
+
+  /** One keyboard-interactive question; null when the client gave up on it. */
+  const ask = (
+    ctx: KeyboardAuthContext,
+    prompt: string,
+    title = 'Portcullis',
+    instructions = '',
+  ): Promise<string | null> =>
+    new Promise((answered) =>
+      ctx.prompt([{ prompt, echo: false }], title, instructions, (answers) =>
+        answered(answers instanceof Error ? null : (answers[0] ?? '')),
+      ),
+    );
+
+  /**
+   * keyboard-interactive: the code is the user name when it has a code's form, else it is
+   * asked for. A code that needs a password (a temporary authorization, whose user name is its
+   * code) is then asked for its one-time password. A code the user name names is asked for
+   * again as before (a code's login stays "the code typed"), and its first answer is reused.
+   */
+  const resolveTyped = async (ctx: KeyboardAuthContext): Promise<Resolved | null> => {
+    let code = ctx.username;
+    let known: Resolved | undefined;
+    if (CODE_PATTERN.test(code)) {
+      known = await control.resolve({ code, clientIp });
+      // Unknown, expired, another address: no answer to any question can change that.
+      if (!known.ok && known.refusal.code !== 'PasswordError') return known;
+    }
+    if (!known || known.ok) {
+      const typed = await ask(ctx, 'Portcullis code: ');
+      if (typed === null) return null;
+      if (known?.ok && sameText(typed.trim(), code)) return known;
+      code = typed.trim();
+      known = await control.resolve({ code, clientIp });
+      if (known.ok || known.refusal.code !== 'PasswordError') return known;
+    }
+    // As sshd asks: OpenSSH prints a title or instructions on lines of their own.
+    const password = await ask(ctx, 'Password: ', '', '');
+    if (password === null) return null;
+    return withPassword(code, password);
   };
 
   const resolve = async (ctx: AuthContext): Promise<Resolved | null> => {
     switch (ctx.method) {
       case 'publickey': {
+        // A key proves its owner holds a code named as the user name; any other user name
+        // (`ssh anyone@gateway`, the code typed later) leaves it nothing to prove.
+        if (!CODE_PATTERN.test(ctx.username)) {
+          tryAgain(ctx);
+          return null;
+        }
         const key = ssh2.utils.parseKey(ctx.key.data);
         if (key instanceof Error || Array.isArray(key)) {
           tryAgain(ctx);
@@ -121,16 +195,19 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
           return null;
         }
         const publicKey = `${key.type} ${key.getPublicSSH().toString('base64')}`;
-        return control.resolve({ code: ctx.username, clientIp, publicKey });
+        const outcome = await control.resolve({ code: ctx.username, clientIp, publicKey });
+        // A temporary authorization (it needs its password): the client's keys are tried
+        // first by OpenSSH, and the password comes next. Nothing to say yet.
+        if (!outcome.ok && outcome.refusal.code === 'PasswordError') {
+          tryAgain(ctx);
+          return null;
+        }
+        return outcome;
       }
       case 'password':
-        return control.resolve({ code: ctx.username, clientIp, password: ctx.password });
-      case 'keyboard-interactive': {
-        const answers = await new Promise<string[]>((done) =>
-          ctx.prompt([{ prompt: 'Portcullis code: ', echo: false }], 'Portcullis', '', done),
-        );
-        return control.resolve({ code: (answers[0] ?? '').trim(), clientIp });
-      }
+        return withPassword(ctx.username, ctx.password);
+      case 'keyboard-interactive':
+        return resolveTyped(ctx);
       default:
         ctx.reject(METHODS);
         return null;

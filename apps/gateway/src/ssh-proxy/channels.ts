@@ -48,6 +48,8 @@ export interface BridgeEvents {
   onAlarm?(action: AlarmAction, command: string, rule: string): void;
   /** A file the client opened through sftp or scp, for the file log. */
   onFile?(way: FileWay, op: FileOp, filename: string): void;
+  /** A client channel was accepted (a cut tells the member why on each open one). */
+  onChannel?(channel: ServerChannel): void;
 }
 
 /** What pipe() adds to the plain byte bridge. */
@@ -104,6 +106,7 @@ export function bridgeSession(
   const open = (accept: () => ServerChannel | undefined, start: (cb: Opened) => void): void => {
     const channel = accept();
     if (!channel) return;
+    events.onChannel?.(channel);
     channel.pause();
     start((err, opened) => {
       if (err) {

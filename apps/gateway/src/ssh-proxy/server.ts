@@ -6,12 +6,14 @@
  * an alarm and the name in a file-log entry (a match stores a placeholder).
  */
 import { LOG_FILTER_HIDDEN } from '@portcullis/contract';
-import type { Client, Connection, Server } from 'ssh2';
+import type { Client, Connection, Server, ServerChannel } from 'ssh2';
 import ssh2 from './ssh2';
 import type { SessionControlApi } from '../control/session-requests';
 import type { Logger } from '../core/logger';
+import { sessionEndedText } from '../core/session-ended';
 import { hideMatch, type Recordings, type SessionRecorder } from '../recording';
 import { createAuthenticator, type AcceptedSession } from './auth';
+import { disconnectWith, DISCONNECT_BY_APPLICATION, refuseChannelOpen } from './banner';
 import { bridgeSession, type BridgeEvents } from './channels';
 import { shareTheLoop, socketOf } from './fair-read';
 import { loadHostKey } from './host-key';
@@ -35,6 +37,9 @@ export interface SshSessionOptions {
  * socket for good, and enough of them would use up the gateway's file descriptors.
  */
 export const LOGIN_GRACE_MS = 120_000;
+
+/** What a forward's refusal says (CHANNEL_OPEN_FAILURE, administratively prohibited). */
+export const FORWARD_REFUSED = 'Portcullis: port forwarding is not allowed through the gateway';
 
 export interface SshProxyOptions extends SshSessionOptions {
   port: number;
@@ -94,6 +99,16 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
       let stopCut: (() => void) | undefined;
       // Opened lazily, so an SFTP-only session leaves no empty file.
       let recorder: SessionRecorder | undefined;
+      /** The client's open session channels: a cut says why on each before hanging up. */
+      const channels = new Set<ServerChannel>();
+      /**
+       * Ends the session telling the member why: a line on each open channel's stderr (the
+       * terminal shows it), and the same text as the disconnect's description.
+       */
+      const endWith = (text: string): void => {
+        for (const channel of channels) channel.stderr.write(`\r\n${text}\r\n`);
+        disconnectWith(client, DISCONNECT_BY_APPLICATION, text, logger);
+      };
       const onAuthenticate = createAuthenticator({
         client,
         clientIp: info.ip,
@@ -107,7 +122,7 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
               { connection_id: accepted.connectionId, reason },
               'session cut by the server',
             );
-            client.end();
+            endWith(sessionEndedText(reason));
           });
           accepted.upstream.on('close', () => client.end());
           accepted.upstream.on('error', (err) =>
@@ -128,7 +143,7 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
               { connection_id: session?.connectionId },
               'recording failed; ending session',
             );
-            client.end();
+            endWith(sessionEndedText('the recording could not be written'));
           },
           session!.logFilter,
         );
@@ -150,6 +165,10 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
             onStart: (kind) =>
               logger.info({ connection_id: session?.connectionId, kind }, 'ssh channel opened'),
             ...(recordings && { onRecord }),
+            onChannel: (channel) => {
+              channels.add(channel);
+              channel.once('close', () => channels.delete(channel));
+            },
             ...(session?.policy && { policy: session.policy }),
             onAlarm: (action, command, rule) =>
               session &&
@@ -170,9 +189,13 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
           }),
         );
       });
-      // Port forwarding, every kind: refused.
-      client.on('tcpip', (_accept, reject) => reject());
-      client.on('openssh.streamlocal', (_accept, reject) => reject());
+      // Port forwarding, every kind: refused, saying so (`ssh -L`, `-W`, `-J` open channels).
+      client.on('tcpip', (_accept, reject) =>
+        refuseChannelOpen(client, reject, FORWARD_REFUSED, logger),
+      );
+      client.on('openssh.streamlocal', (_accept, reject) =>
+        refuseChannelOpen(client, reject, FORWARD_REFUSED, logger),
+      );
       client.on('request', (_accept, reject, name) => {
         logger.info({ connection_id: session?.connectionId, request: name }, 'refused a forward');
         reject?.();

@@ -79,9 +79,9 @@ export async function startWebTerminal(options: WebTerminalOptions): Promise<Web
       ...(options.recordings && { recordings: options.recordings }),
       // A cut that came before the terminal registered (with the start's answer) ends it now.
       register: (connectionId, cut) =>
-        control.onCut(connectionId, (reason) => {
+        control.onCut(connectionId, (reason, code) => {
           logger.info({ connection_id: connectionId, reason }, 'web terminal cut by the server');
-          cut(reason);
+          cut(reason, code);
         }),
     });
   });

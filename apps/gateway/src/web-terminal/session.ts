@@ -55,8 +55,11 @@ export interface TerminalDeps {
   control: SessionControlApi;
   logger: Logger;
   recordings?: Recordings;
-  /** Lets the server's session_cut reach this terminal; returns the unregister function. */
-  register(connectionId: number, cut: (reason: string) => void): () => void;
+  /**
+   * Lets the server's session_cut reach this terminal (its reason in English, and as a
+   * catalogue code when the server gave one); returns the unregister function.
+   */
+  register(connectionId: number, cut: (reason: string, code?: string) => void): () => void;
 }
 
 type AuthMessage = Extract<WebTerminalClientMessage, { type: 'auth' }>;
@@ -108,12 +111,13 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
       connectionId = undefined;
     }
   };
-  const finish = (code: string, message: string, wsCode: number): void => {
+  /** `reason`: the catalogue code of a cut's reason, for the console to translate. */
+  const finish = (code: string, message: string, wsCode: number, reason?: string): void => {
     if (state === 'closed') return;
     state = 'closed';
     clearTimeout(authTimer);
     prompt?.cancel();
-    sendJson({ type: 'closed', code, message });
+    sendJson({ type: 'closed', code, message, ...(reason && { reason }) });
     // The close reason is limited to 123 bytes: the code only; the text went in the frame.
     ws.close(wsCode, code);
     release();
@@ -226,9 +230,7 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     if (connected === 'refused' || connected === 'again') return;
     upstream = connected;
     if (gone()) return release();
-    upstream.on('close', () =>
-      finish('SessionEnded', 'The server closed the connection', CLOSE_ENDED),
-    );
+    upstream.on('close', () => finish('SessionEnded', 'The session ended', CLOSE_ENDED));
     upstream.on('error', (err) => logger.debug({ err: err.message }, 'target connection error'));
     const started = await control.start(resolved.grant, clientIp, 'wetty');
     if (!started.ok) return refuse(started.refusal.code, started.refusal.message);
@@ -242,11 +244,12 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
         control.alarm(id, action, hideMatch(logFilter, command, LOG_FILTER_HIDDEN.command), rule);
       });
     }
-    unregister = deps.register(connectionId, (reason) =>
+    unregister = deps.register(connectionId, (reason, code) =>
       finish(
         'SessionCut',
         `The session was ended by the server${reason ? `: ${reason}` : ''}`,
         CLOSE_CUT,
+        code,
       ),
     );
     if (deps.recordings) {

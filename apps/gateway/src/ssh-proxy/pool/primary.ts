@@ -165,8 +165,9 @@ export async function startSshProxyPool(options: SshProxyPoolOptions): Promise<S
   await Promise.all(workers.map((w) => w.ready));
 
   // A cut reaches whichever worker holds the session.
-  const stopCuts = control.onAnyCut((connectionId, reason) => {
-    for (const worker of workers) send(worker, { type: 'cut', connectionId, reason });
+  const stopCuts = control.onAnyCut((connectionId, reason, code) => {
+    const cut = { type: 'cut' as const, connectionId, reason, ...(code !== undefined && { code }) };
+    for (const worker of workers) send(worker, cut);
   });
 
   const listener = net.createServer({ pauseOnConnect: true, noDelay: true }, (socket) => {

@@ -16,7 +16,7 @@ export type ReportMethod = 'end' | 'alarm' | 'fileTransfer';
 export type ToWorker =
   | { type: 'connection' }
   | { type: 'rpc-reply'; id: number; result: unknown }
-  | { type: 'cut'; connectionId: number; reason: string };
+  | { type: 'cut'; connectionId: number; reason: string; code?: string };
 
 export type FromWorker =
   | { type: 'ready' }

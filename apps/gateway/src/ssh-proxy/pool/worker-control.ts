@@ -46,7 +46,7 @@ export function createWorkerControl(send: (message: FromWorker) => void): Worker
         waiting.delete(message.id);
         resolve?.(message.result);
       } else if (message.type === 'cut') {
-        cuts.cut(message.connectionId, message.reason);
+        cuts.cut(message.connectionId, message.reason, message.code);
       }
     },
   };

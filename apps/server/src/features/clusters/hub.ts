@@ -20,6 +20,7 @@ import {
   decodeRecordingFrame,
   GatewayMessageSchema,
   HEARTBEAT_SECONDS,
+  type ErrorCode,
   type ServerMessage,
   type Task,
   type TaskResult,
@@ -56,7 +57,7 @@ export interface GatewayHub {
   dispatch(companyId: number, networkId: number, task: Task, subjectId?: number): Promise<string>;
   connectedCount(networkId: number): number;
   /** Tells the gateway carrying an online connection to cut it; false when none here has it. */
-  cutSession(connectionId: number, reason?: string): boolean;
+  cutSession(connectionId: number, reason?: string, reasonCode?: ErrorCode): boolean;
   /** Disconnects every gateway of the cluster (after its key changed, they cannot come back). */
   detach(networkId: number): void;
   /** Closes every gateway connection and waits for their bookkeeping to finish. */
@@ -361,8 +362,8 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
       send(target.socket, { v: CONTROL_PROTOCOL, type: 'task', task_id: id, task });
       return id;
     },
-    cutSession(connectionId, reason) {
-      return sessions.cut(connectionId, reason);
+    cutSession(connectionId, reason, reasonCode) {
+      return sessions.cut(connectionId, reason, reasonCode);
     },
     connectedCount(networkId) {
       return connections.get(networkId)?.size ?? 0;

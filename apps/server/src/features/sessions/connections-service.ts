@@ -10,7 +10,13 @@
  * cross-replica cut needs Redis, not built yet).
  */
 import { expressionBuilder, type Expression, type SqlBool } from 'kysely';
-import { Role, type OnlineConnection, type OnlineConnectionQuery } from '@portcullis/contract';
+import {
+  formatError,
+  Role,
+  type ErrorCode,
+  type OnlineConnection,
+  type OnlineConnectionQuery,
+} from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -19,8 +25,8 @@ import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { endConnections } from './connections';
 
-/** What the member's client is told; not who cut it. */
-const CUT_REASON = 'Disconnected from the console';
+/** What the member's client is told (a catalogue code, errors.ts); not who cut it. */
+const CUT_REASON: ErrorCode = 'SessionCutFromConsole';
 
 type LiveTables = 'tunnel_connection' | 'tunnel' | 'project_resource';
 
@@ -149,9 +155,17 @@ export async function listOnline(
   );
 }
 
-/** Cuts sessions by id at their gateways and ends their rows; the caller checked access. */
-export async function cutSessions(ctx: AppContext, ids: number[], reason: string): Promise<void> {
-  for (const id of ids) ctx.gateways.cutSession(id, reason);
+/**
+ * Cuts sessions by id at their gateways and ends their rows; the caller checked access. The
+ * member's client is told `reason`: its English text, and the code for clients that translate.
+ */
+export async function cutSessions(
+  ctx: AppContext,
+  ids: number[],
+  reason: ErrorCode,
+): Promise<void> {
+  const text = formatError(reason, 'en_US');
+  for (const id of ids) ctx.gateways.cutSession(id, text, reason);
   await endConnections(ctx, ids);
 }
 

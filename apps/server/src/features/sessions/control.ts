@@ -11,6 +11,7 @@ import {
   CONTROL_PROTOCOL,
   formatError,
   RECORDING_CHUNK_BYTES,
+  type ErrorCode,
   type GatewayMessage,
   type RecordingChunk,
   type ResolvedCode,
@@ -96,8 +97,11 @@ export interface SessionControl {
   onRecordingChunk(link: GatewayLink, chunk: RecordingChunk): Promise<void>;
   /** The gateway went away: its sessions are over. */
   onGatewayClosed(link: GatewayLink): Promise<void>;
-  /** Tells the gateway carrying this session to end it; false when no gateway here has it. */
-  cut(connectionId: number, reason?: string): boolean;
+  /**
+   * Tells the gateway carrying this session to end it, saying why (English text, and the
+   * catalogue code for clients that translate); false when no gateway here has it.
+   */
+  cut(connectionId: number, reason?: string, reasonCode?: ErrorCode): boolean;
 }
 
 type SessionWay = Extract<SessionMessage, { type: 'session_start' }>['way'];
@@ -149,11 +153,11 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
    * administrator can cut it before its start is answered (it was sent nowhere and only its row
    * ended, while the gateway went on with the session). Others are another replica's sessions.
    */
-  const earlyCuts = new Map<number, { reason: string; at: number }>();
-  const keepEarlyCut = (connectionId: number, reason: string): void => {
+  const earlyCuts = new Map<number, { reason: string; reasonCode?: ErrorCode; at: number }>();
+  const keepEarlyCut = (connectionId: number, reason: string, reasonCode?: ErrorCode): void => {
     const now = Date.now();
     earlyCuts.delete(connectionId);
-    earlyCuts.set(connectionId, { reason, at: now });
+    earlyCuts.set(connectionId, { reason, ...(reasonCode && { reasonCode }), at: now });
     for (const [id, entry] of earlyCuts) {
       if (entry.at > now - EARLY_CUT_MS && earlyCuts.size <= EARLY_CUTS_MAX) break;
       earlyCuts.delete(id);
@@ -228,7 +232,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       earlyCuts.delete(id);
       // Cut while it was being started: the cut follows the answer (the gateway keeps a cut
       // that overtakes it too), and the member hears the reason as for any cut.
-      setImmediate(() => cut(id, early.reason));
+      setImmediate(() => cut(id, early.reason, early.reasonCode));
     }
     return {
       connection_id: id,
@@ -238,13 +242,19 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
     };
   }
 
-  function cut(connectionId: number, reason = ''): boolean {
+  function cut(connectionId: number, reason = '', reasonCode?: ErrorCode): boolean {
     const link = open.get(connectionId);
     if (!link) {
-      keepEarlyCut(connectionId, reason);
+      keepEarlyCut(connectionId, reason, reasonCode);
       return false;
     }
-    link.send({ v, type: 'session_cut', connection_id: connectionId, reason });
+    link.send({
+      v,
+      type: 'session_cut',
+      connection_id: connectionId,
+      reason,
+      ...(reasonCode && { reason_code: reasonCode }),
+    });
     return true;
   }
 

@@ -12,7 +12,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { WebTerminalServerMessage } from '@portcullis/contract';
+import type { ErrorCode, WebTerminalServerMessage } from '@portcullis/contract';
 import type { TestApp } from '../../test/harness';
 import { until } from '../../test/until';
 import { cutSessions } from './connections-service';
@@ -51,7 +51,7 @@ function startedBy(data: unknown): Started | undefined {
  * `behind` it, in the same tick (the hub corks a tick, so both go in one write). Resolves with
  * the session and the answer that started it.
  */
-function cutAsStarted(t: TestApp, order: 'ahead' | 'behind', reason: string): Promise<Started> {
+function cutAsStarted(t: TestApp, order: 'ahead' | 'behind', reason: ErrorCode): Promise<Started> {
   const send = WebSocket.prototype.send;
   return new Promise((resolve) => {
     WebSocket.prototype.send = function (this: WebSocket, ...args: Parameters<typeof send>) {
@@ -102,7 +102,7 @@ describe('a cut that crosses the answer starting its session', () => {
 
   for (const order of ['ahead', 'behind'] as const) {
     it(`ends an SSH session cut ${order} of its start's answer`, async () => {
-      const cut = cutAsStarted(t, order, 'Disconnected from the console');
+      const cut = cutAsStarted(t, order, 'SessionCutFromConsole');
       const at = Date.now();
       // Before, the cut was dropped and the shell ran on to the end: SURVIVED, after 4 s.
       const result = await ssh('sleep 4; echo SURVIVED\n');
@@ -119,7 +119,7 @@ describe('a cut that crosses the answer starting its session', () => {
     });
     expect(issued.statusCode, issued.body).toBe(200);
     const { token, url } = issued.json() as { token: string; url: string };
-    const cut = cutAsStarted(t, 'ahead', 'Access revoked');
+    const cut = cutAsStarted(t, 'ahead', 'AccessRevoked');
     const ws = new WebSocket(url);
     const messages: WebTerminalServerMessage[] = [];
     ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', token, cols: 80, rows: 24 })));
@@ -140,7 +140,8 @@ describe('a cut that crosses the answer starting its session', () => {
     expect(messages.at(-1)).toMatchObject({
       type: 'closed',
       code: 'SessionCut',
-      message: expect.stringContaining('Access revoked'),
+      reason: 'AccessRevoked',
+      message: expect.stringContaining('Access was revoked'),
     });
     expect(await isLive(id)).toBe(false);
   });
@@ -168,7 +169,7 @@ describe('a cut that crosses the answer, with the SSH sessions in a worker proce
   });
 
   it('ends the session: the primary passes the cut on before the worker hears the answer', async () => {
-    const cut = cutAsStarted(stack!.t, 'ahead', 'Disconnected from the console');
+    const cut = cutAsStarted(stack!.t, 'ahead', 'SessionCutFromConsole');
     const at = Date.now();
     const result = await run(
       'ssh',
@@ -215,7 +216,7 @@ describe('a cut of a session whose start is still being checked', () => {
         .select((eb) => eb.fn.max('id').as('id'))
         .executeTakeFirst();
       const next = Number(last?.id ?? 0) + 1;
-      await cutSessions(t.ctx, [next], 'Disconnected from the console');
+      await cutSessions(t.ctx, [next], 'SessionCutFromConsole');
       gateway.send({
         type: 'session_start',
         request_id: 's',
@@ -229,6 +230,7 @@ describe('a cut of a session whose start is still being checked', () => {
       expect(gateway.messages.find((m) => m.type === 'session_cut')).toMatchObject({
         connection_id: next,
         reason: 'Disconnected from the console',
+        reason_code: 'SessionCutFromConsole',
       });
       gateway.ws.close();
       await gateway.closed;
@@ -317,7 +319,7 @@ describe('a database session cut as its start is answered', () => {
     await until(async () => (await live(pgStack!, 'postgresql')).length === 0);
 
     for (const via of ['code_resolved', 'session_started']) {
-      const cut = cutAsStarted(pgStack!.t, 'ahead', 'Access revoked');
+      const cut = cutAsStarted(pgStack!.t, 'ahead', 'AccessRevoked');
       const client = pgClient();
       const outcome = outcomeOf(client);
       await client.connect().catch(() => undefined);
@@ -325,7 +327,7 @@ describe('a database session cut as its start is answered', () => {
       // Before, the session was open: queries ran, the row said it had ended.
       expect({ answer, outcome: await outcome }).toEqual({
         answer: via,
-        outcome: expect.stringContaining('Access revoked'),
+        outcome: expect.stringContaining('Access was revoked'),
       });
       await client.end().catch(() => undefined);
     }
@@ -333,7 +335,7 @@ describe('a database session cut as its start is answered', () => {
   });
 
   it('ends a MySQL session cut ahead of its start’s answer', async () => {
-    const cut = cutAsStarted(myStack!.t, 'ahead', 'Access revoked');
+    const cut = cutAsStarted(myStack!.t, 'ahead', 'AccessRevoked');
     const client = await mysql.createConnection({
       host: '127.0.0.1',
       port: myStack!.port,

@@ -45,28 +45,44 @@ export interface OpenSshClient {
   publicKey: string;
   /** Options every client gets; `auth` picks the method. */
   options(auth: 'publickey' | 'password' | 'keyboard-interactive'): string[];
-  /** Environment answering every password or keyboard prompt with `secret`. */
-  askpass(secret: string): NodeJS.ProcessEnv;
+  /**
+   * OpenSSH's own settings (its default order of methods, publickey, keyboard-interactive,
+   * password, and three password prompts), with only the test's key and no host-key checks.
+   */
+  defaults(): string[];
+  /**
+   * Environment answering every password or keyboard prompt with `secret`; with `prompts`,
+   * each prompt's text is appended to that file, a line each.
+   */
+  askpass(secret: string, prompts?: string): NodeJS.ProcessEnv;
 }
 
 export async function openSshClient(dir: string): Promise<OpenSshClient> {
   const keyFile = path.join(dir, 'member_ed25519');
   await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'member@test', '-f', keyFile]);
   const askpass = path.join(dir, 'askpass.sh');
-  fs.writeFileSync(askpass, '#!/bin/sh\nprintf "%s\\n" "$PORTCULLIS_TEST_SECRET"\n', {
-    mode: 0o700,
-  });
+  fs.writeFileSync(
+    askpass,
+    '#!/bin/sh\n' +
+      '[ -n "$PORTCULLIS_TEST_PROMPTS" ] && printf "%s\\n" "$1" >> "$PORTCULLIS_TEST_PROMPTS"\n' +
+      'printf "%s\\n" "$PORTCULLIS_TEST_SECRET"\n',
+    { mode: 0o700 },
+  );
+  const hostKeys = [
+    '-F',
+    '/dev/null',
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+  ];
   return {
     dir,
     keyFile,
     publicKey: fs.readFileSync(`${keyFile}.pub`, 'utf8').trim(),
+    defaults: () => [...hostKeys, '-o', 'IdentitiesOnly=yes', '-i', keyFile],
     options: (auth) => [
-      '-F',
-      '/dev/null',
-      '-o',
-      'StrictHostKeyChecking=no',
-      '-o',
-      'UserKnownHostsFile=/dev/null',
+      ...hostKeys,
       '-o',
       `PreferredAuthentications=${auth}`,
       '-o',
@@ -78,11 +94,12 @@ export async function openSshClient(dir: string): Promise<OpenSshClient> {
       '-i',
       keyFile,
     ],
-    askpass: (secret) => ({
+    askpass: (secret, prompts) => ({
       SSH_ASKPASS: askpass,
       SSH_ASKPASS_REQUIRE: 'force',
       DISPLAY: ':0',
       PORTCULLIS_TEST_SECRET: secret,
+      ...(prompts && { PORTCULLIS_TEST_PROMPTS: prompts }),
     }),
   };
 }

@@ -28,6 +28,21 @@ let revocationLookups = 0;
 export const revocationLookupCount = (): number => revocationLookups;
 
 type RevokedReason = 'TunnelNotFound' | 'TunnelExpire' | 'AccountDisabled';
+/** What a cut session's client is told (errors.ts): the code expired, or access went. */
+type CutReason = 'AccessRevoked' | 'TunnelExpire' | 'AccountDisabled';
+
+interface RevokedRow {
+  tunnel_row: number | null;
+  tunnel_status: string | null;
+  expire_time: number | null;
+}
+
+/** Why a revoked connection's row is no longer allowed (the first that applies). */
+function reasonOf(row: RevokedRow, now: number): RevokedReason {
+  if (row.tunnel_row === null || row.tunnel_status !== 'enable') return 'TunnelNotFound';
+  if (row.expire_time !== null && row.expire_time <= now) return 'TunnelExpire';
+  return 'AccountDisabled';
+}
 
 /** Live connections (all, or the one `id`) whose code or member no longer allows them. */
 function revokedConnections(ctx: AppContext, id?: number) {
@@ -61,13 +76,24 @@ function revokedConnections(ctx: AppContext, id?: number) {
   return { query, now };
 }
 
-/** Cuts every live session whose code or member no longer allows it; returns how many. */
+/**
+ * Cuts every live session whose code or member no longer allows it; returns how many. Each
+ * client is told why: its code expired (TunnelExpire), its member was disabled
+ * (AccountDisabled), or the code was deleted or no longer reaches the resource (AccessRevoked;
+ * "the code does not exist" would puzzle a member whose session was running on it).
+ */
 export async function cutRevokedSessions(ctx: AppContext): Promise<number> {
   revocationLookups += 1;
-  const rows = await revokedConnections(ctx).query.execute();
-  const ids = rows.map((r) => r.id);
-  if (ids.length > 0) await cutSessions(ctx, ids, 'Access revoked');
-  return ids.length;
+  const { query, now } = revokedConnections(ctx);
+  const rows = await query.execute();
+  const byReason = new Map<CutReason, number[]>();
+  for (const row of rows) {
+    const why = reasonOf(row, now);
+    const reason: CutReason = why === 'TunnelNotFound' ? 'AccessRevoked' : why;
+    byReason.set(reason, [...(byReason.get(reason) ?? []), row.id]);
+  }
+  for (const [reason, ids] of byReason) await cutSessions(ctx, ids, reason);
+  return rows.length;
 }
 
 /** Why the live connection `id` is no longer allowed, or undefined while it is. */
@@ -77,10 +103,7 @@ export async function revokedReason(
 ): Promise<RevokedReason | undefined> {
   const { query, now } = revokedConnections(ctx, id);
   const row = await query.executeTakeFirst();
-  if (!row) return undefined;
-  if (row.tunnel_row === null || row.tunnel_status !== 'enable') return 'TunnelNotFound';
-  if (row.expire_time !== null && row.expire_time <= now) return 'TunnelExpire';
-  return 'AccountDisabled';
+  return row ? reasonOf(row, now) : undefined;
 }
 
 /**

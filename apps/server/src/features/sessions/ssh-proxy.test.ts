@@ -11,8 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../../gateway/src/control/client';
 import type { SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
 import type { TestApp, TestClient } from '../../test/harness';
+import { until } from '../../test/until';
 import { addResourcesTo, connectGateway, projectResourceId } from '../workgroups/test-fixtures';
+import { cutSessions } from './connections-service';
 import { run, type OpenSshClient } from './openssh.test-helpers';
+import { cutRevokedSessions } from './revoke-sessions';
 import { addSshdResource, startSshStack, type SshStack } from './ssh-test-kit';
 
 const sha256 = (file: string) =>
@@ -156,6 +159,67 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
     expect(second.stderr).toContain('The code has expired (TunnelExpire)');
   });
 
+  /** The stock client with OpenSSH's own order of methods; the prompts it was asked, in order. */
+  const sshDefaults = async (user: string, secret: string, options: string[] = []) => {
+    const prompts = path.join(dir, `prompts-${crypto.randomBytes(4).toString('hex')}`);
+    fs.writeFileSync(prompts, '');
+    const res = await run(
+      'ssh',
+      [...client.defaults(), ...options, '-p', String(port), `${user}@127.0.0.1`, 'echo in'],
+      { env: client.askpass(secret, prompts) },
+    );
+    return { ...res, prompts: fs.readFileSync(prompts, 'utf8').split('\n').filter(Boolean) };
+  };
+
+  it('lets a temporary authorization in with OpenSSH’s default settings, asking its password', async () => {
+    const res = await erin.client.post('/api/tunnel/tmp_share', {
+      project_resource_id: web,
+      username: sshd.user,
+      psw: 'Twice#Not1',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const share = res.json() as { code: string };
+    // A wrong password may be tried again, as sshd lets it; each try says why it failed.
+    const wrong = await sshDefaults(share.code, 'Wrong#2');
+    expect(wrong.code).toBe(255);
+    expect(wrong.stderr).toContain('Portcullis: The one-time password is wrong (PasswordError)');
+    expect(wrong.prompts.length).toBeGreaterThan(1);
+    expect(wrong.prompts.every((p) => /password/i.test(p))).toBe(true);
+    // Before, keyboard-interactive asked "Portcullis code:" and the password typed there
+    // answered TunnelNotFound, and the login ended.
+    const first = await sshDefaults(share.code, 'Twice#Not1');
+    expect([first.code, first.stdout.toString()]).toEqual([0, 'in\n']);
+    expect(first.stderr).not.toMatch(/Portcullis|Permission denied/);
+    expect(first.prompts).toEqual([expect.stringMatching(/Password: $/)]);
+    // Used: the server says so once the password is right (not before); a final refusal,
+    // said once, with no other password asked.
+    const again = await sshDefaults(share.code, 'Twice#Not1');
+    expect(again.code).toBe(255);
+    expect(again.stderr).toContain('Portcullis: The code has expired (TunnelExpire)');
+    expect(again.prompts).toEqual([expect.stringMatching(/Password: $/)]);
+    expect(again.stderr).not.toContain('Permission denied');
+  });
+
+  it('ends the login after a refusal no other method can change, without asking a password', async () => {
+    const unknown = 'abcdefghijklmnopqrst';
+    const res = await sshDefaults(unknown, 'whatever');
+    expect(res.code).toBe(255);
+    expect(res.stderr).toContain('Portcullis: The code does not exist (TunnelNotFound)');
+    // Before: "unknown@127.0.0.1's password:" and "Permission denied, please try again".
+    expect(res.prompts).toEqual([]);
+    expect(res.stderr).not.toContain('Permission denied');
+    expect(res.stderr).toContain('Portcullis: login refused (TunnelNotFound)');
+    // keyboard-interactive with any user name: the code typed is refused for good too.
+    const typed = await sshDefaults('anyone', unknown);
+    expect(typed.code).toBe(255);
+    expect(typed.stderr).toContain('(TunnelNotFound)');
+    expect(typed.prompts).toEqual([expect.stringMatching(/Portcullis code: $/)]);
+    // The code as the user name and typed again, with the default settings, still logs in.
+    const own = await sshDefaults(code, code, ['-o', 'PubkeyAuthentication=no']);
+    expect([own.code, own.stdout.toString()]).toEqual([0, 'in\n']);
+    expect(own.prompts).toEqual([expect.stringMatching(/Portcullis code: $/)]);
+  });
+
   it('asks for the code with keyboard-interactive', async () => {
     const res = await ssh('anyone', ['echo typed'], 'keyboard-interactive', client.askpass(code));
     expect([res.code, res.stdout.toString()]).toEqual([0, 'typed\n']);
@@ -215,7 +279,10 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
   it('refuses port forwarding of every kind', async () => {
     const direct = await ssh(code, ['-W', `127.0.0.1:${sshd.port}`]);
     expect(direct.code).toBe(255);
-    expect(direct.stderr).toMatch(/administratively prohibited|open failed/);
+    // Before: "open failed: connect failed: " and nothing after.
+    expect(direct.stderr).toContain(
+      'open failed: administratively prohibited: Portcullis: port forwarding is not allowed through the gateway',
+    );
     const remote = await ssh(code, ['-o', 'ExitOnForwardFailure=yes', '-N', '-R', '0:127.0.0.1:1']);
     expect(remote.code).toBe(255);
     expect(remote.stderr).toMatch(/remote port forwarding failed/i);
@@ -243,10 +310,17 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ company_id: 1, resource_id: expect.any(Number) });
     const started = Date.now();
-    expect(t.ctx.gateways.cutSession(rows[0]!.id, 'test')).toBe(true);
+    await cutSessions(t.ctx, [rows[0]!.id], 'SessionCutFromConsole');
     const res = await running;
     expect(Date.now() - started).toBeLessThan(5000);
     expect(res.stdout.toString()).not.toContain('done');
+    // Before: only "Received disconnect from 127.0.0.1 port …:11: ", with no reason.
+    expect(res.stderr).toContain(
+      '\r\nPortcullis: the session was ended (Disconnected from the console)\r\n',
+    );
+    expect(res.stderr).toMatch(
+      /Received disconnect from .*:11: Portcullis: the session was ended \(Disconnected from the console\)/,
+    );
     for (let i = 0; i < 50 && (await live()).length > 0; i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -257,7 +331,46 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
       .where('id', '=', rows[0]!.id)
       .executeTakeFirstOrThrow();
     expect(ended.ended_at).toBeGreaterThan(0);
-    expect(t.ctx.gateways.cutSession(rows[0]!.id)).toBe(false);
+    // The gateway reports the end: no gateway carries the session any more.
+    await until(() => !t.ctx.gateways.cutSession(rows[0]!.id));
+  });
+
+  it('tells a session whose code expires that the code expired', async () => {
+    const running = ssh(code, ['sleep 20; echo done']);
+    const live = async () =>
+      t.ctx.db
+        .selectFrom('tunnel_connection')
+        .select('id')
+        .where('account_id', '=', erin.id)
+        .where('ended_at', 'is', null)
+        .execute();
+    for (let i = 0; i < 100 && (await live()).length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await live()).toHaveLength(1);
+    await t.ctx.db
+      .updateTable('tunnel')
+      .set({ expire_time: Math.floor(Date.now() / 1000) - 1 })
+      .where('account_id', '=', erin.id)
+      .where('project_resource_id', '=', web)
+      .where('type', '=', 'normal')
+      .where('status', '=', 'enable')
+      .execute();
+    try {
+      expect(await cutRevokedSessions(t.ctx)).toBe(1);
+      const res = await running;
+      expect(res.stdout.toString()).not.toContain('done');
+      // Before: "the session was ended (Access revoked)".
+      expect(res.stderr).toContain('Portcullis: the session was ended (The code has expired)');
+    } finally {
+      await t.ctx.db
+        .updateTable('tunnel')
+        .set({ expire_time: Math.floor(Date.now() / 1000) + 3600 })
+        .where('account_id', '=', erin.id)
+        .where('project_resource_id', '=', web)
+        .where('status', '=', 'enable')
+        .execute();
+    }
   });
 
   it('refuses a disabled member', async () => {
