@@ -83,6 +83,8 @@ afterAll(async () => {
 describe('the web terminal', () => {
   it('opens from Connect, runs echo 你好 and renders it', async () => {
     const page = member.page;
+    // The window QA saw the terminal run off the screen in.
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`/operation/workgroup/${workgroupId}?type=ecs`);
     const row = page.getByRole('row').filter({ hasText: 'sshd-1' });
     await row.getByRole('button', { name: 'Connect to sshd-1' }).click({ timeout: UI_TIMEOUT });
@@ -112,6 +114,24 @@ describe('the web terminal', () => {
         timeout: UI_TIMEOUT,
       })
       .toContain('你好-42');
+    // The terminal shows whole inside the drawer: before, its bottom was at y≈975 of 900 (the
+    // line being typed below the fold) and it ran 8 px into the drawer's right padding.
+    const body = page.locator('.ant-drawer-body');
+    const [box, inner] = await Promise.all([
+      terminal.boundingBox(),
+      body.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        return {
+          right: r.right - parseFloat(style.paddingRight),
+          bottom: Math.min(r.bottom, window.innerHeight) - parseFloat(style.paddingBottom),
+        };
+      }),
+    ]);
+    expect(box).not.toBeNull();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(inner.right + 0.5);
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(inner.bottom + 0.5);
     const live = await e2e.ctx.db
       .selectFrom('tunnel_connection')
       .select('way')
@@ -142,8 +162,15 @@ describe('the web terminal', () => {
     await popover.getByRole('button', { name: 'Disconnect', exact: true }).click();
     await row.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
 
-    // The member's terminal says so.
-    await member.page.getByText(/The session ended/).waitFor({ timeout: UI_TIMEOUT });
+    // The member's terminal says so, once, with the reason (before: "The session ended: The
+    // session was ended by the server: Disconnected from the console (SessionCut)").
+    await member.page
+      .getByText('The session was ended by the server', { exact: true })
+      .waitFor({ timeout: UI_TIMEOUT });
+    await member.page
+      .getByText('Disconnected from the console', { exact: true })
+      .waitFor({ timeout: UI_TIMEOUT });
+    await expect(member.page.getByText(/SessionCut/).count()).resolves.toBe(0);
     await waitForNoticesGone(member.page);
     await screenshot(member.page, 'web-terminal-cut');
 

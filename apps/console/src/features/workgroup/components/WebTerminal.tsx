@@ -2,7 +2,8 @@
  * The web terminal in the Connect panel and on the full-page terminal (issue 6): asks the server for a single-use token, opens
  * the gateway's terminal WebSocket, and renders the shell with xterm.js, the only place terminal
  * output (untrusted) is drawn. The terminal follows the panel's size (fit addon + resize
- * message), input and output are UTF-8 bytes, and a message says why the session ended.
+ * message), input and output are UTF-8 bytes, and a message says why the session ended: the
+ * gateway's catalogue codes (the end, and a cut's reason) in the reader's language.
  * Loaded lazily: xterm.js is only fetched by members who open a terminal.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
@@ -18,6 +19,7 @@ import {
 } from '@portcullis/contract';
 import { useErrorText } from '../../../shared/i18n/errors';
 import { useWebTerminalTokenMutation } from '../api';
+import { closedText } from './web-terminal-closed';
 
 type Closed = Extract<WebTerminalServerMessage, { type: 'closed' }>;
 type Status = { kind: 'open' } | { kind: 'closed'; closed: Closed | null };
@@ -52,6 +54,10 @@ function Session({
     term.loadAddon(fit);
     term.open(element);
     fit.fit();
+    // In the Connect drawer the box sits below the connection details: shown whole, not just
+    // down to the line the cursor is on (focusing the terminal scrolls only that far).
+    const reveal = (): void => element.scrollIntoView?.({ block: 'nearest' });
+    reveal();
     const encoder = new TextEncoder();
     const ws = new WebSocket(ticket.url);
     ws.binaryType = 'arraybuffer';
@@ -70,6 +76,7 @@ function Session({
       if (message?.type === 'ready') {
         onStatus({ kind: 'open' });
         term.focus();
+        reveal();
       } else if (message?.type === 'closed') closed = message;
     };
     ws.onclose = () => onStatus({ kind: 'closed', closed });
@@ -134,6 +141,7 @@ export default function WebTerminal({
     connect();
   }, [autoConnect, connect]);
   const ended = status?.kind === 'closed';
+  const endText = ended && status.closed ? closedText(status.closed, t) : null;
   return (
     <Space
       direction="vertical"
@@ -158,11 +166,8 @@ export default function WebTerminal({
         <Alert
           type="warning"
           showIcon
-          message={
-            status.closed
-              ? t('workgroup.connect.terminal.closed', status.closed)
-              : t('workgroup.connect.terminal.lost')
-          }
+          message={endText ? endText.title : t('workgroup.connect.terminal.lost')}
+          description={endText?.detail}
         />
       ) : null}
       {ticket ? (
