@@ -40,7 +40,7 @@ beforeAll(async () => {
       account_id: 1,
       created_at: now - 3_725,
       ended_at: now,
-      way: 'ssh',
+      way: 'terminal',
       client_ip: '127.0.0.1',
     })
     .returning('id')
@@ -97,6 +97,89 @@ describe('action log and playback', () => {
     await tab.getByText('played back from the action log').waitFor({ timeout: UI_TIMEOUT });
     await screenshot(tab, 'action-log-playback');
     expect(errors).toEqual([]);
+  });
+
+  it('offers the download of a session that began and ended in the same second', async () => {
+    // `ssh host uptime`: recorded, nothing to play back, but the file downloads (it was listed
+    // with play 0, so neither link showed).
+    const now = nowSeconds() - 60;
+    const { id } = await e2e.ctx.db
+      .insertInto('tunnel_connection')
+      .values({
+        company_id: 1,
+        account_id: 1,
+        created_at: now,
+        ended_at: now,
+        way: 'terminal',
+        client_ip: '127.0.0.1',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const cast = '{"version":2,"width":80,"height":24}\n[0.01,"o","up 3 days\\r\\n"]\n';
+    await recordingStore(e2e.ctx).write({ companyId: 1, connectionId: id }, 0, Buffer.from(cast), {
+      recorded: false,
+    });
+    await page.goto('/operation/log');
+    const entry = page.getByTestId(`action-log-entry-${id}`);
+    await entry.waitFor({ timeout: UI_TIMEOUT });
+    await expect(entry.textContent()).resolves.toContain('Total time: 00:00:00');
+    expect(await entry.getByRole('link', { name: /Playback/ }).count()).toBe(0);
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      entry.getByRole('button', { name: /Download/ }).click({ timeout: UI_TIMEOUT }),
+    ]);
+    expect(file.suggestedFilename()).toBe(`${id}.cast`);
+  });
+
+  it('says a database session has a statement log to download, and offers none that is missing', async () => {
+    const now = nowSeconds() - 30;
+    const insert = async (recorded: boolean) => {
+      const { id } = await e2e.ctx.db
+        .insertInto('tunnel_connection')
+        .values({
+          company_id: 1,
+          account_id: 1,
+          created_at: now,
+          ended_at: now + 2,
+          way: 'postgresql',
+          client_ip: '127.0.0.1',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (recorded) {
+        const log = `${JSON.stringify({ at: now, sql: 'SELECT 1' })}\n`;
+        await recordingStore(e2e.ctx).write(
+          { companyId: 1, connectionId: id },
+          0,
+          Buffer.from(log),
+          {
+            recorded: false,
+          },
+        );
+      }
+      return id;
+    };
+    const logged = await insert(true);
+    const unlogged = await insert(false);
+
+    const tab = await context.newPage();
+    await tab.goto(`/playlog.html?connection_id=${logged}&way=postgresql`);
+    await tab.getByText(/Database sessions have no playback/).waitFor({ timeout: UI_TIMEOUT });
+    // No player to press play on (it showed only "💥"), the log to download instead.
+    expect(await tab.getByTestId('playlog-player').count()).toBe(0);
+    const [file] = await Promise.all([
+      tab.waitForEvent('download'),
+      tab.getByRole('button', { name: /Download statement log/ }).click(),
+    ]);
+    expect(file.suggestedFilename()).toBe(`${logged}-statements.jsonl`);
+    await tab.waitForTimeout(300);
+    await screenshot(tab, 'playback-database-way');
+
+    await tab.goto(`/playlog.html?connection_id=${unlogged}&way=postgresql`);
+    await tab.getByText('The file does not exist').waitFor({ timeout: UI_TIMEOUT });
+    expect(await tab.getByRole('button', { name: /Download/ }).count()).toBe(0);
+    await screenshot(tab, 'playback-missing');
+    await tab.close();
   });
 });
 

@@ -18,7 +18,13 @@ import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
 import { addMember, clusterWithKey, connectedGateway, workgroupWith } from './fixtures';
 import { freePort } from '../apps/gateway/src/test/net';
 
-const MEMBER = { account: 'grace@demo.local', name: 'Grace', password: 'Member#Pass2026' };
+// A name near the 16-character limit: with the unsafe-mode tag beside it, Connect Logs' row
+// was wider than the panel and cut Download off.
+const MEMBER = {
+  account: 'grace@demo.local',
+  name: 'Grace M. Hopper',
+  password: 'Member#Pass2026',
+};
 const SERVER = 'sshd-connect';
 
 let e2e: E2E;
@@ -184,6 +190,19 @@ describe('Connect panel', () => {
     await entry.waitFor({ timeout: UI_TIMEOUT });
     await expect(entry.textContent()).resolves.toMatch(/00:00:\d\d/);
     await picture(page, 'connect-logs-en_US');
+    // Once the panel has slid in (picture waits for it), Playback and Download are whole on
+    // screen, their ends not covered or cut off (Download was cut off as "Downlo": the table
+    // was wider than the panel).
+    const hidden = await entry.evaluate((row) =>
+      Array.from(row.querySelectorAll('a, button'))
+        .filter((el) => {
+          const box = el.getBoundingClientRect();
+          const seen = document.elementFromPoint(box.right - 2, box.top + box.height / 2);
+          return !seen || !el.contains(seen);
+        })
+        .map((el) => el.textContent),
+    );
+    expect(hidden).toEqual([]);
     const [player] = await Promise.all([
       context.waitForEvent('page'),
       entry.getByRole('link', { name: /Playback/ }).click(),

@@ -126,6 +126,8 @@ describe('the action log page', () => {
   it('lists 25 at a time, shows totals, playback and download, and searches', async () => {
     const rows = Array.from({ length: 30 }, (_, i) => entry(30 - i, i === 0 ? 1 : 0, 3_725));
     rows[1] = { ...rows[1]!, date: rows[1]!.start_date - 5 }; // an end before the start
+    // `ssh host uptime`: recorded, begun and ended in the same second.
+    rows[2] = { ...rows[2]!, play: 1, date: rows[2]!.start_date };
     const api = mockApi({
       ...shellReplies(account({ is_admin: 0 })),
       'GET /api/search_tunnel': (call: RecordedCall) => {
@@ -146,6 +148,9 @@ describe('the action log page', () => {
     const second = screen.getByTestId('action-log-entry-29');
     expect(within(second).getByText('Total time: 00:00:00')).toBeInTheDocument();
     expect(within(second).queryByRole('link', { name: /Playback/ })).not.toBeInTheDocument();
+    const instant = screen.getByTestId('action-log-entry-28');
+    expect(within(instant).queryByRole('link', { name: /Playback/ })).not.toBeInTheDocument();
+    expect(within(instant).getByRole('button', { name: /Download/ })).toBeInTheDocument();
     expect(screen.getByText('30 entries')).toBeInTheDocument();
     expect(screen.queryByTestId('action-log-entry-5')).not.toBeInTheDocument();
 

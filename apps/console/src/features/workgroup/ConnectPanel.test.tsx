@@ -202,6 +202,7 @@ describe('Connect Logs panel', () => {
         entry(10, { play: 0 }),
         entry(9, { date: 0, play: 0 }), // still open
         entry(8, { way: 'mysql' }),
+        entry(7, { date: T + 7 * 100 }), // began and ended in the same second
       ];
       const { calls } = mockApi({
         'GET /api/search_tunnel': (call: RecordedCall) =>
@@ -228,13 +229,24 @@ describe('Connect Logs panel', () => {
       );
       expect(within(first).getByRole('button', { name: /Download/ })).toBeInTheDocument();
 
-      const [, backwards, unplayed, open, database] = within(panel).getAllByRole('row').slice(1);
+      const [, backwards, unplayed, open, database, instant] = within(panel)
+        .getAllByRole('row')
+        .slice(1);
       expect(within(backwards!).queryByRole('link', { name: /Playback/ })).toBeNull();
       expect(within(backwards!).getByText('00:00:00')).toBeInTheDocument();
       expect(within(backwards!).getByRole('button', { name: /Download/ })).toBeInTheDocument();
       expect(within(unplayed!).queryByRole('button', { name: /Download/ })).toBeNull();
       expect(within(open!).getByText('Online')).toBeInTheDocument();
       expect(within(database!).queryByRole('link', { name: /Playback/ })).toBeNull();
+      expect(within(database!).getByRole('button', { name: /Download/ })).toBeInTheDocument();
+      // Nothing to play back in no time, but the recording downloads.
+      expect(within(instant!).queryByRole('link', { name: /Playback/ })).toBeNull();
+      expect(within(instant!).getByRole('button', { name: /Download/ })).toBeInTheDocument();
+      // The actions stay at the panel's right edge, never cut off by a wide row ("Downlo").
+      const actions = within(first)
+        .getByRole('button', { name: /Download/ })
+        .closest('td');
+      expect(actions).toHaveClass('ant-table-cell-fix-end');
 
       expect(within(panel).getByRole('link', { name: /Show all/ })).toHaveAttribute(
         'href',

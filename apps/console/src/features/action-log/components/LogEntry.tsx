@@ -1,6 +1,7 @@
 /**
  * One action-log entry: who reached which resource how and from where, when, for how long
- * (`HH:MM:SS`), and the recording's playback and download when there is one to play.
+ * (`HH:MM:SS`), and the recording's download whenever there is one, with its playback when it
+ * has something to play (a terminal session that ended after it began).
  *
  * A file-log entry (way sftp or scp, spec 1 §3: "file-log sessions carry op and filename") is
  * one file a session moved: its direction as a tag, the file name as the client named it (data,
@@ -18,14 +19,14 @@ import {
 import { useTranslation } from 'react-i18next';
 import { formatDuration, type ActionLogEntry } from '@portcullis/contract';
 import { formatEpoch } from '../../../shared/time/format';
-import { canPlay, playbackUrl } from '../../../shared/recording/links';
+import { canDownload, canPlay, playbackUrl } from '../../../shared/recording/links';
 import { isFileEntry } from '../api';
 import { DownloadRecording } from '../../../shared/recording/DownloadRecording';
 
 export function LogEntry({ entry }: { entry: ActionLogEntry }): ReactNode {
   const { t } = useTranslation();
   const file = isFileEntry(entry);
-  const recorded = entry.play !== 0 && !file;
+  const recorded = canDownload(entry) && !file;
   return (
     <div
       role="listitem"

@@ -7,7 +7,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Button, Empty, Space, Table, Tag } from 'antd';
+import { Alert, Button, Empty, Space, Table, Tag, Typography } from 'antd';
 import { PlayCircleOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
@@ -22,11 +22,15 @@ import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
 import { formatEpoch } from '../../../shared/time/format';
 import { ACTION_LOG_PATH } from '../../action-log';
-import { canPlay, playbackUrl } from '../../../shared/recording/links';
+import { canDownload, canPlay, playbackUrl } from '../../../shared/recording/links';
 import { DownloadRecording } from '../../../shared/recording/DownloadRecording';
 import { useConnectLogsQuery } from '../api';
 
 export const CONNECT_LOGS_PANEL = 'panel/workgroup/connect-logs';
+
+/** Column widths in pixels: together within the 760 px panel's 712 px of content. */
+const WIDTHS = { user: 130, way: 64, ip: 110, time: 100, total: 80, actions: 210 };
+const TABLE_WIDTH = Object.values(WIDTHS).reduce((sum, w) => sum + w, 0);
 
 /** The action log route narrowed to one resource (`resourceName=id:name`, spec 1 §2.1). */
 export function resourceLogPath(resourceId: number, name: string): string {
@@ -76,7 +80,10 @@ function ConnectLogs({
         loading={logs.isPending || logs.isPlaceholderData}
         dataSource={logs.data?.data ?? []}
         locale={{ emptyText: <Empty description={t('workgroup.logs.empty')} /> }}
-        scroll={{ x: 'max-content' }}
+        // Fixed widths that fit the panel (a long name or address ends in an ellipsis, the
+        // unsafe-mode tag goes under the name, the time takes two lines); a narrower panel
+        // scrolls the rows under the action column, which stays at the right edge.
+        scroll={{ x: TABLE_WIDTH }}
         pagination={
           total > PAGER_THRESHOLD
             ? {
@@ -92,35 +99,50 @@ function ConnectLogs({
           {
             key: 'user',
             title: t('workgroup.logs.col.user'),
+            width: WIDTHS.user,
             render: (_: unknown, e: ActionLogEntry) => (
               <Space size={4} wrap>
-                <span>{e.account_name}</span>
+                <Typography.Text
+                  className="pc-connect-logs__user"
+                  ellipsis={{ tooltip: e.account_name }}
+                >
+                  {e.account_name}
+                </Typography.Text>
                 {e.unsafe_mode === 1 ? (
                   <Tag color="orange">{t('workgroup.logs.unsafe')}</Tag>
                 ) : null}
               </Space>
             ),
           },
-          { key: 'way', title: t('workgroup.logs.col.way'), dataIndex: 'way' },
+          { key: 'way', title: t('workgroup.logs.col.way'), dataIndex: 'way', width: WIDTHS.way },
           {
             key: 'ip',
             title: t('workgroup.logs.col.clientIp'),
+            width: WIDTHS.ip,
+            ellipsis: true,
             render: (_: unknown, e: ActionLogEntry) => e.client_ip_address || '-',
           },
           {
             key: 'time',
             title: t('workgroup.logs.col.time'),
+            width: WIDTHS.time,
             render: (_: unknown, e: ActionLogEntry) => formatEpoch(e.start_date),
           },
           {
             key: 'total',
             title: t('workgroup.logs.col.total'),
+            width: WIDTHS.total,
             render: (_: unknown, e: ActionLogEntry) =>
               e.date ? formatDuration(e.start_date, e.date) : t('workgroup.logs.open'),
           },
           {
             key: 'actions',
             title: t('workgroup.logs.col.actions'),
+            // Held at the right edge: a row wider than the panel scrolls under it, so
+            // Playback and Download are never cut off.
+            fixed: 'right' as const,
+            width: WIDTHS.actions,
+            className: 'pc-connect-logs__nowrap',
             render: (_: unknown, e: ActionLogEntry) => <EntryActions entry={e} />,
           },
         ]}
@@ -131,7 +153,7 @@ function ConnectLogs({
 
 function EntryActions({ entry }: { entry: ActionLogEntry }): ReactNode {
   const { t } = useTranslation();
-  if (entry.play === 0) return '-';
+  if (!canDownload(entry)) return '-';
   return (
     <Space size={0}>
       {canPlay(entry) ? (
