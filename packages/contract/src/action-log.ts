@@ -28,7 +28,16 @@ export const SearchTunnelQuerySchema = z.object({
   resource_id: optionalQueryNumber(z.number().int().min(0)),
   /** Any of account name, resource name, resource address or client address contains it. */
   keywords: text,
-  way: z.string().trim().max(32).optional(),
+  /**
+   * `terminal`, `wetty`, `sftp`, `mysql`…; `ssh` (a terminal's way before it had the spec's
+   * name) reads as `terminal`.
+   */
+  way: z
+    .string()
+    .trim()
+    .max(32)
+    .optional()
+    .transform((w) => (w === 'ssh' ? 'terminal' : w)),
   account_name: text,
   /** The resource's or the client's address contains it. */
   ip: text,

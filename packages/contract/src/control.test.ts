@@ -18,11 +18,33 @@ describe('control protocol', () => {
       { type: 'resolve_code', request_id: 'r1', code: 'abc', client_ip: '127.0.0.1' },
       { type: 'resolve_code', request_id: 'r2', code: 'abc', client_ip: '::1', password: 'p' },
       { type: 'session_credential', request_id: 'r3', grant: 'g', username: 'root' },
-      { type: 'session_start', request_id: 'r4', grant: 'g', client_ip: '127.0.0.1', way: 'ssh' },
+      {
+        type: 'session_start',
+        request_id: 'r4',
+        grant: 'g',
+        client_ip: '127.0.0.1',
+        way: 'terminal',
+      },
       { type: 'session_end', connection_id: 7 },
     ]) {
       expect(GatewayMessageSchema.safeParse({ v: 2, ...message }).success, message.type).toBe(true);
     }
+  });
+
+  it('reads a terminal session an older gateway starts as way ssh as the spec’s terminal', () => {
+    const start = (way: string) =>
+      GatewayMessageSchema.parse({
+        v: 2,
+        type: 'session_start',
+        request_id: 'r6',
+        grant: 'g',
+        client_ip: '127.0.0.1',
+        way,
+      });
+    expect(start('ssh')).toMatchObject({ way: 'terminal' });
+    expect(start('terminal')).toMatchObject({ way: 'terminal' });
+    expect(start('wetty')).toMatchObject({ way: 'wetty' });
+    expect(() => start('telnet')).toThrow();
   });
 
   it('lets a database proxy ask for the session to start with the code’s answer', () => {

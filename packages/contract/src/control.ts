@@ -182,11 +182,12 @@ export const RECORDING_CHUNK_BYTES = 256 * 1024;
 const RECORDING_CHUNK_BASE64_MAX = Math.ceil(RECORDING_CHUNK_BYTES / 3) * 4;
 
 /**
- * Every protocol the gateway carries sessions for (the action log's `way`); `wetty` is the
- * console's web terminal (the spec's name for it).
+ * Every protocol the gateway carries sessions for (the action log's `way`), by the spec's names
+ * where it has one (spec 1 §3): `terminal` is a session through the SSH proxy, `wetty` the
+ * console's web terminal; `sftp` and `scp` are the file log's entries.
  */
 export const SESSION_WAYS = [
-  'ssh',
+  'terminal',
   'sftp',
   'scp',
   'webssh',
@@ -279,7 +280,10 @@ export const GatewayMessageSchema = z.discriminatedUnion('type', [
     request_id: RequestId,
     grant: z.string().max(128),
     client_ip: z.string().max(64),
-    way: z.enum(SESSION_WAYS),
+    // `ssh`: a terminal, as a gateway older than the spec's name says it.
+    way: z
+      .enum([...SESSION_WAYS, 'ssh'])
+      .transform((way) => (way === 'ssh' ? ('terminal' as const) : way)),
   }),
   z.object({
     ...base,

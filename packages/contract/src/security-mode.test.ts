@@ -32,7 +32,7 @@ describe('security mode and the file log on the control channel', () => {
         command: 'x'.repeat(2001),
         rule: 'x',
       },
-      { type: 'file_transfer', connection_id: 4, way: 'ssh', op: 'upload', filename: 'a' },
+      { type: 'file_transfer', connection_id: 4, way: 'terminal', op: 'upload', filename: 'a' },
       { type: 'file_transfer', connection_id: 4, way: 'scp', op: 'delete', filename: 'a' },
     ];
     for (const m of bad) expect(GatewayMessageSchema.safeParse({ v: 2, ...m }).success).toBe(false);

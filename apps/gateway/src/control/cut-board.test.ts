@@ -93,7 +93,7 @@ describe('session requests and cuts', () => {
   it('cuts a session whose start was answered when the channel went before it listened', async () => {
     const sent: GatewayMessage[] = [];
     const requests = createSessionRequests(record(sent));
-    const started = requests.start('grant', '127.0.0.1', 'ssh');
+    const started = requests.start('grant', '127.0.0.1', 'terminal');
     const ask = sent.find((m) => m.type === 'session_start') as { request_id: string };
     // The answer and the channel's loss in one go, before the session heard its answer.
     requests.onReply({
@@ -114,7 +114,7 @@ describe('session requests and cuts', () => {
   it('ends a session the server started for a request that had already timed out', async () => {
     const sent: GatewayMessage[] = [];
     const requests = createSessionRequests(record(sent), 10);
-    const outcome = await requests.start('grant', '127.0.0.1', 'ssh');
+    const outcome = await requests.start('grant', '127.0.0.1', 'terminal');
     expect(outcome.ok).toBe(false);
     const ask = sent.find((m) => m.type === 'session_start') as { request_id: string };
     requests.onReply({

@@ -264,7 +264,7 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
     upstream: Client,
   ): Promise<void> => {
     if (clientGone) return void upstream.end();
-    const started = await control.start(grant, clientIp, 'ssh');
+    const started = await control.start(grant, clientIp, 'terminal');
     if (!started.ok) {
       upstream.end();
       return refuse(ctx, started.refusal);

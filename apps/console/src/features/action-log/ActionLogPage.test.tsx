@@ -18,7 +18,7 @@ const T = 1_700_000_000;
 
 function entry(id: number, play: number, seconds: number): ActionLogEntry {
   return {
-    way: 'ssh',
+    way: 'terminal',
     code: 'ABCD****78',
     resource_id: 5,
     resource_name: `web-${id}`,
@@ -142,7 +142,7 @@ describe('the action log page', () => {
     expect(within(first).getByText('Total time: 01:02:05')).toBeInTheDocument();
     expect(within(first).getByRole('link', { name: /Playback/ })).toHaveAttribute(
       'href',
-      '/playlog.html?connection_id=30&way=ssh',
+      '/playlog.html?connection_id=30&way=terminal',
     );
     expect(within(first).getByRole('button', { name: /Download/ })).toBeInTheDocument();
     const second = screen.getByTestId('action-log-entry-29');
@@ -278,7 +278,7 @@ describe('the action log page', () => {
   }, 20_000);
 
   it('sums up the search in the report panel and downloads it as a report', async () => {
-    const byWay: Record<string, number> = { ssh: 20, wetty: 10 };
+    const byWay: Record<string, number> = { terminal: 20, wetty: 10 };
     const api = mockApi({
       ...shellReplies(account({ is_admin: 1 })),
       'GET /api/search_tunnel': (call: RecordedCall) => {
@@ -297,8 +297,8 @@ describe('the action log page', () => {
     await waitFor(() => expect(within(total).getByText('30')).toBeInTheDocument());
     const unsafe = within(panel).getByText('In unsafe mode').closest('tr')!;
     expect(await within(unsafe).findByText('2')).toBeInTheDocument();
-    const ssh = (await within(panel).findByText('ssh')).closest('tr')!;
-    expect(within(ssh).getByText('20')).toBeInTheDocument();
+    const terminal = (await within(panel).findByText('terminal')).closest('tr')!;
+    expect(within(terminal).getByText('20')).toBeInTheDocument();
     expect(within(panel).getByText('wetty')).toBeInTheDocument();
     // Ways without a session are left out.
     expect(within(panel).queryByText('rdp')).toBeNull();

@@ -9,7 +9,16 @@ import { LOG_END_PADDING_SECONDS, type SearchTunnelFilters } from '@portcullis/c
 export const TIME_PRESETS = ['unlimited', 'day', 'week', 'month', 'range'] as const;
 export type TimePreset = (typeof TIME_PRESETS)[number];
 
-export const WAYS = ['ssh', 'sftp', 'scp', 'wetty', 'mysql', 'postgresql', 'mssql', 'rdp'] as const;
+export const WAYS = [
+  'terminal',
+  'sftp',
+  'scp',
+  'wetty',
+  'mysql',
+  'postgresql',
+  'mssql',
+  'rdp',
+] as const;
 
 export interface ActionLogFilters {
   keywords: string;

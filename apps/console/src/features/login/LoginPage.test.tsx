@@ -86,10 +86,10 @@ describe('login', () => {
   it('lands on the page that sent the member to sign in (a playback tab)', async () => {
     const user = userEvent.setup({ delay: null });
     serve({ ...REPLY, is_admin: 0 }, account({ is_admin: 0 }));
-    rememberReturn('/playlog.html?connection_id=9&way=ssh');
+    rememberReturn('/playlog.html?connection_id=9&way=terminal');
     const app = renderApp('/login');
     await fillAndSubmit(user);
-    await waitFor(() => expect(app.location()).toBe('/playlog.html?connection_id=9&way=ssh'));
+    await waitFor(() => expect(app.location()).toBe('/playlog.html?connection_id=9&way=terminal'));
     expect(sessionStorage.getItem('portcullis.returnTo')).toBeNull(); // taken once
   });
 

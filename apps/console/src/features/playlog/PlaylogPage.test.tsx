@@ -39,7 +39,7 @@ describe('the playback page', () => {
         return { ok: true };
       },
     });
-    renderApp('/playlog.html?connection_id=9&way=ssh');
+    renderApp('/playlog.html?connection_id=9&way=terminal');
     const user = userEvent.setup({ delay: null });
     const alert = await screen.findByRole('alert');
     // Before, only a message: no way to restore from the page.
@@ -56,7 +56,7 @@ describe('the playback page', () => {
 
   it('offers no download of a recording that does not exist', async () => {
     mockApi({ 'GET /api/download_tunnel_log': apiError(404, 'FileNotFound') });
-    renderApp('/playlog.html?connection_id=9&way=ssh');
+    renderApp('/playlog.html?connection_id=9&way=terminal');
     expect(await screen.findByText('The file does not exist')).toBeInTheDocument();
     // Before, Download stayed on the page and only said the same again.
     expect(screen.queryByRole('button', { name: /Download/ })).toBeNull();
@@ -90,10 +90,10 @@ describe('the playback page', () => {
     mockApi({
       'GET /api/download_tunnel_log': apiError(401, 'NeedLogin'),
     });
-    renderApp('/playlog.html?connection_id=9&way=ssh');
+    renderApp('/playlog.html?connection_id=9&way=terminal');
     await waitFor(() =>
       expect(sessionStorage.getItem('portcullis.returnTo')).toBe(
-        '/playlog.html?connection_id=9&way=ssh',
+        '/playlog.html?connection_id=9&way=terminal',
       ),
     );
   });

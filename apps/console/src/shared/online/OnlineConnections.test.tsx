@@ -27,7 +27,7 @@ function connection(id: number, name: string): OnlineConnection {
     resource_name: 'web',
     resource_ip_address: '10.0.0.11',
     network_id: 3,
-    way: 'ssh',
+    way: 'terminal',
     client_ip_address: '192.0.2.7',
     safe_mode: 0,
     create_time: 1_700_000_000,
@@ -61,7 +61,7 @@ describe('online connections', () => {
       const erin = rowOf('erin');
       expect(within(erin).getByText('Ops')).toBeInTheDocument();
       expect(within(erin).getByText('192.0.2.7')).toBeInTheDocument();
-      expect(within(erin).getByText('ssh')).toBeInTheDocument();
+      expect(within(erin).getByText('terminal')).toBeInTheDocument();
       expect(within(erin).getByText('01:02:05')).toBeInTheDocument();
 
       const bulk = within(dialog).getByRole('button', { name: /Disconnect$/ });

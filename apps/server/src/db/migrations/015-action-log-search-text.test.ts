@@ -33,7 +33,7 @@ describe('migration 015 (action-log search text)', () => {
           account_id: 1,
           created_at: 1_700_000_000,
           ended_at: null,
-          way: 'ssh',
+          way: 'terminal',
           client_ip: '198.51.100.4',
           op: '',
           filename: '',

@@ -22,6 +22,7 @@ import * as recordingInline from './016-recording-inline';
 import * as connectionAgent from './017-connection-agent';
 import * as connectionSafeMode from './018-connection-safe-mode';
 import * as formerIdentity from './019-former-identity';
+import * as wayTerminal from './020-way-terminal';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '017-connection-agent': connectionAgent,
   '018-connection-safe-mode': connectionSafeMode,
   '019-former-identity': formerIdentity,
+  '020-way-terminal': wayTerminal,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -89,7 +89,7 @@ describe('GET /search_tunnel', () => {
       resource_id: web,
       created_at: T0 - i * DAY,
       ended_at: T0 - i * DAY + 65,
-      way: 'ssh',
+      way: 'terminal',
       client_ip: '192.168.1.7',
     }));
     await t.ctx.db.insertInto('tunnel_connection').values(rows).execute();
@@ -122,7 +122,7 @@ describe('GET /search_tunnel', () => {
           tunnel_id: tunnel.id,
           created_at: T0 + 200,
           ended_at: null,
-          way: 'ssh',
+          way: 'terminal',
           client_ip: '172.16.0.3',
           recording: 1,
           safe_mode: 0,
@@ -134,7 +134,7 @@ describe('GET /search_tunnel', () => {
           tunnel_id: null,
           created_at: T0 + 300,
           ended_at: T0 + 400,
-          way: 'ssh',
+          way: 'terminal',
           client_ip: '192.168.1.7',
           recording: 0,
         },
@@ -187,7 +187,7 @@ describe('GET /search_tunnel', () => {
   it('says play 0 for an open session and one without a recording', async () => {
     const { data } = await search(admin, 'account_name=erin');
     expect(data.map((e) => [e.way, e.play])).toEqual([
-      ['ssh', 0],
+      ['terminal', 0],
       ['wetty', 1],
     ]);
     expect((await search(admin, 'page_size=1')).data[0]!.date).toBe(0);
@@ -224,6 +224,8 @@ describe('GET /search_tunnel', () => {
   it('applies each filter of spec 1 §7', async () => {
     expect((await search(admin, `resource_id=${web}`)).total).toBe(30);
     expect((await search(admin, `resource_id=${db}`)).total).toBe(2);
+    expect((await search(admin, 'way=terminal')).total).toBe(31);
+    // A terminal's way before it had the spec's name still finds the same sessions.
     expect((await search(admin, 'way=ssh')).total).toBe(31);
     expect((await search(admin, 'account_name=ERI')).total).toBe(2);
     expect((await search(admin, 'ip=172.16')).total).toBe(2); // the client's address
@@ -244,7 +246,7 @@ describe('GET /search_tunnel', () => {
     // Seven days back from T0 (the end padded past T0's sessions).
     const week = await search(admin, `time_from=${T0 - 6 * DAY}&time_end=${T0 + DAY}`);
     expect(week.total).toBe(9);
-    const combined = await search(admin, `time_from=${T0}&way=ssh&account_name=erin`);
+    const combined = await search(admin, `time_from=${T0}&way=terminal&account_name=erin`);
     expect(combined.total).toBe(1);
     // Empty filters are no filters.
     expect((await search(admin, 'time_from=&time_end=&resource_id=&unsafe_mode=&way=')).total).toBe(

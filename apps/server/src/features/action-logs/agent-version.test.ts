@@ -40,7 +40,7 @@ describe('agent_version of action-log entries', () => {
         resource_id: resourceId,
         created_at: createdAt,
         ended_at: createdAt + 60,
-        way: 'ssh',
+        way: 'terminal',
         client_ip: '192.168.1.7',
       })
       .execute();

@@ -74,7 +74,7 @@ describe('the audit views after a member, a resource and a workgroup are deleted
           tunnel_id: tunnelId,
           created_at: at,
           ended_at: at + 60,
-          way: 'ssh',
+          way: 'terminal',
           client_ip: '198.51.100.4',
           safe_mode: 1,
         })

@@ -28,7 +28,7 @@ describe('GET /search_tunnel?export=true past the limit', () => {
       account_id: 1,
       created_at: T0 + i * 60,
       ended_at: T0 + i * 60 + 30,
-      way: 'ssh',
+      way: 'terminal',
       client_ip: `192.168.1.${i + 1}`,
     }));
     await t.ctx.db.insertInto('tunnel_connection').values(rows).execute();

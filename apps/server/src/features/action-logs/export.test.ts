@@ -5,7 +5,7 @@ import { longestPauseDuring } from '../../test/event-loop';
 import { actionLogWorkbook } from './export';
 
 const entry = (i: number, fields: Partial<ActionLogEntry> = {}): ActionLogEntry => ({
-  way: 'ssh',
+  way: 'terminal',
   code: 'ABCD****78',
   resource_id: 1,
   resource_name: `web-${i}`,

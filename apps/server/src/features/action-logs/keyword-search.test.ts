@@ -49,7 +49,7 @@ describe('GET /search_tunnel keywords', () => {
         resource_id: web,
         created_at: at,
         ended_at: at + 60,
-        way: values.filename ? 'sftp' : 'ssh',
+        way: values.filename ? 'sftp' : 'terminal',
         ...rest,
       })
       .returning('id')

@@ -478,7 +478,7 @@ describe('system logs', () => {
           con_ip: '10.9.9.9',
           resource_name: 'web-9',
           project_name: 'Ops',
-          way: 'ssh',
+          way: 'terminal',
           command,
           notice_accounts: JSON.stringify(notified),
           created_at: PAST + 10,
@@ -507,8 +507,8 @@ describe('system logs', () => {
       );
       const stamp = new Date((PAST + 10) * 1000).toISOString().replace('T', ' ').slice(0, 19);
       expect(lines.slice(1, 3)).toEqual([
-        `${stamp},log-evt@demo.local,10.9.9.9,web-9,Ops,ssh,notice,sudo -l,`,
-        `${stamp},log-evt@demo.local,10.9.9.9,web-9,Ops,ssh,intercept,rm -rf /,nora`,
+        `${stamp},log-evt@demo.local,10.9.9.9,web-9,Ops,terminal,notice,sudo -l,`,
+        `${stamp},log-evt@demo.local,10.9.9.9,web-9,Ops,terminal,intercept,rm -rf /,nora`,
       ]);
     });
   });

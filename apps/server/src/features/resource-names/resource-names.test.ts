@@ -44,9 +44,9 @@ describe('GET /resource/all_name', () => {
     await t.ctx.db
       .insertInto('tunnel_connection')
       .values([
-        { company_id: 1, account_id: erinId, resource_id: db, created_at: 1, way: 'ssh' },
+        { company_id: 1, account_id: erinId, resource_id: db, created_at: 1, way: 'terminal' },
         { company_id: 1, account_id: erinId, resource_id: db, created_at: 2, way: 'wetty' },
-        { company_id: 1, account_id: 1, resource_id: web, created_at: 3, way: 'ssh' },
+        { company_id: 1, account_id: 1, resource_id: web, created_at: 3, way: 'terminal' },
       ])
       .execute();
   });

@@ -76,7 +76,7 @@ describe('security mode and the file log on the server', () => {
         ended_at: null,
         tunnel_id: tunnel.id,
         resource_id: tunnel.resource_id,
-        way: 'ssh',
+        way: 'terminal',
         client_ip: '192.0.2.7',
       })
       .returning('id')
@@ -130,7 +130,7 @@ describe('security mode and the file log on the server', () => {
       resource_name: 'web-1',
       project_name: 'Codes',
       net_name: 'Lab',
-      way: 'ssh',
+      way: 'terminal',
       command: 'rm -rf /',
       notice_accounts: '[]',
     });
@@ -239,7 +239,7 @@ describe('security mode and the file log on the server', () => {
     // Found by its file name too; session rows carry no op.
     const byName = await w.erin.client.get('/api/search_tunnel?keywords=%E6%8A%A5%E5%91%8A');
     expect(byName.json().total).toBe(1);
-    const sessions = await w.erin.client.get('/api/search_tunnel?way=ssh');
+    const sessions = await w.erin.client.get('/api/search_tunnel?way=terminal');
     expect(sessions.json().data[0]).not.toHaveProperty('op');
   });
 

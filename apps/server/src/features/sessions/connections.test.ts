@@ -122,7 +122,7 @@ describe('online connections with a real gateway, sshd and OpenSSH clients', () 
       project_name: 'Online',
       resource_id: server,
       resource_name: 'sshd',
-      way: 'ssh',
+      way: 'terminal',
       client_ip_address: '127.0.0.1',
       duration: expect.any(Number),
     });

@@ -222,7 +222,7 @@ describe('a cut of a session whose start is still being checked', () => {
         request_id: 's',
         grant,
         client_ip: '127.0.0.1',
-        way: 'ssh',
+        way: 'terminal',
       });
       expect(await gateway.reply('s')).toMatchObject({ connection_id: next });
       // Before, the cut went nowhere (no gateway carried the session yet) and never came.

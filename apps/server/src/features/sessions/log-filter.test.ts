@@ -63,7 +63,7 @@ describe('log filters of the cluster', () => {
       .selectFrom('tunnel_connection')
       .select(['id'])
       .where('account_id', '=', erin.id)
-      .where('way', '=', 'ssh')
+      .where('way', '=', 'terminal')
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
 
@@ -71,7 +71,7 @@ describe('log filters of the cluster', () => {
   const lastRecording = async () => {
     expect(await gateway.recordings!.idle(10_000)).toBe(true);
     const { id } = await lastConnection();
-    const res = await admin.get(`/api/download_tunnel_log?connection_id=${id}&way=ssh`);
+    const res = await admin.get(`/api/download_tunnel_log?connection_id=${id}&way=terminal`);
     expect(res.statusCode, res.body).toBe(200);
     return { body: res.body, ...parseCast(res.body) };
   };

@@ -82,7 +82,7 @@ describe('terminal recordings through the SSH proxy', () => {
       .executeTakeFirstOrThrow();
 
   const download = (who: TestClient, connectionId: number) =>
-    who.get(`/api/download_tunnel_log?connection_id=${connectionId}&way=ssh`);
+    who.get(`/api/download_tunnel_log?connection_id=${connectionId}&way=terminal`);
 
   beforeAll(async () => {
     stack = await startSshStack({ workgroup: 'Recorded' });

@@ -189,7 +189,7 @@ describe('security mode and the file log through a real gateway and sshd', () =>
       con_ip: '127.0.0.1',
       resource_name: 'sshd',
       project_name: 'Guarded',
-      way: 'ssh',
+      way: 'terminal',
       command: `rm -f ${victim}`,
       notice_accounts: ['nora'],
     });
@@ -259,7 +259,7 @@ describe('security mode and the file log through a real gateway and sshd', () =>
       ),
     ]);
     expect((await alarms()).find((r) => r.command.startsWith('whoami'))).toMatchObject({
-      way: 'ssh',
+      way: 'terminal',
     });
   });
 

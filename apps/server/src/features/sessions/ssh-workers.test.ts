@@ -95,7 +95,7 @@ describe('SSH sessions in worker processes', () => {
       .orderBy('id', 'desc')
       .limit(1)
       .execute();
-    expect(row).toMatchObject({ way: 'ssh', client_ip: '127.0.0.1' });
+    expect(row).toMatchObject({ way: 'terminal', client_ip: '127.0.0.1' });
     expect(await gateway.recordings!.idle(10_000)).toBe(true);
     const cast = await admin.get(`/api/download_tunnel_log?connection_id=${row!.id}`);
     expect(cast.statusCode, cast.body).toBe(200);

@@ -58,7 +58,13 @@ describe('a session start racing its gateway’s disconnect', () => {
         kind: 'linux',
       });
       await g.reply('c');
-      g.send({ type: 'session_start', request_id: 's', grant, client_ip: '127.0.0.1', way: 'ssh' });
+      g.send({
+        type: 'session_start',
+        request_id: 's',
+        grant,
+        client_ip: '127.0.0.1',
+        way: 'terminal',
+      });
       g.ws.close();
       await g.closed;
     }

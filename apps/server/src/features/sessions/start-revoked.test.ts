@@ -67,7 +67,13 @@ describe('a session start racing the deletion of its code', () => {
     send({ type: 'session_credential', request_id: 'c', grant, username: 'root', kind: 'linux' });
     await reply('c');
     await deleteCode(id);
-    send({ type: 'session_start', request_id: 's', grant, client_ip: '127.0.0.1', way: 'ssh' });
+    send({
+      type: 'session_start',
+      request_id: 's',
+      grant,
+      client_ip: '127.0.0.1',
+      way: 'terminal',
+    });
     // Before, the session started and stayed online until the sweep, up to 5 s later.
     expect(await reply('s')).toMatchObject({ refusal: { code: 'TunnelNotFound' } });
     expect(await online()).toEqual([]);
@@ -80,7 +86,13 @@ describe('a session start racing the deletion of its code', () => {
     send({ type: 'session_credential', request_id: 'c2', grant, username: 'root', kind: 'linux' });
     await reply('c2');
     expect(await cutRevokedSessions(t.ctx)).toBe(0); // what any other revocation runs
-    send({ type: 'session_start', request_id: 's2', grant, client_ip: '127.0.0.1', way: 'ssh' });
+    send({
+      type: 'session_start',
+      request_id: 's2',
+      grant,
+      client_ip: '127.0.0.1',
+      way: 'terminal',
+    });
     expect(await reply('s2')).toMatchObject({ connection_id: expect.any(Number) });
     expect(await online()).toHaveLength(1);
   });
