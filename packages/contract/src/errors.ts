@@ -242,6 +242,15 @@ export const ERRORS = {
     'The database is not one this resource offers',
     '该数据库不在此资源提供的数据库之内',
   ),
+  /**
+   * A temporary authorization's one-time password is asked in cleartext, so a database proxy
+   * asks it only over TLS; `{how}` names the client's option (MySQL: `--ssl`).
+   */
+  TlsRequired: def(
+    403,
+    'A temporary authorization needs TLS for its password; connect with TLS ({how})',
+    '临时授权的密码只能经 TLS 发送，请使用 TLS 连接（{how}）',
+  ),
   SetAutologinFailed: def(400, 'Failed to set up key login', '设置密钥登录失败'),
   HostsTypeError: def(400, 'Unsupported hosts export type', '不支持的主机导出类型'),
   InvalidResource: def(400, 'The resource is invalid', '资源无效'),

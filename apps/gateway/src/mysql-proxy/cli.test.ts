@@ -114,6 +114,23 @@ describe('mysql proxy with the mysql CLI', () => {
     expect(stdout).toMatch(/(^|\n)n\n3\n$/);
   });
 
+  it('refuses a temporary authorization without TLS, before its password is sent', async () => {
+    const seen = fake.authorized.length;
+    const refused = await mysqlCli(secured.port, 'clitmp', [
+      '--skip-ssl',
+      '--enable-cleartext-plugin',
+      '-e',
+      'select 3 as n',
+    ]).catch((err: { stderr: string }) => err);
+    expect('stderr' in refused && refused.stderr).toMatch(
+      /ERROR 1045 \(28000\): Portcullis: A temporary authorization needs TLS for its password; connect with TLS \(--ssl or --ssl-mode=REQUIRED\) \(TlsRequired\)/,
+    );
+    // Asked once, without a password: the client was never switched to send it.
+    expect(fake.authorized.slice(seen).map((a) => [a.code, a.password])).toEqual([
+      ['clitmp', undefined],
+    ]);
+  });
+
   it('prints a refusal and a blocked statement', async () => {
     const refused = await mysqlCli(plain.port, 'gone', ['--skip-ssl', '-e', 'select 1']).catch(
       (err: { stderr: string }) => err,

@@ -9,8 +9,8 @@
  * AuthSwitchRequest to `mysql_clear_password` (askClearPassword). Clients must allow that
  * plugin: the mysql CLI with `--enable-cleartext-plugin`; mysql2 with
  * `authPlugins: { mysql_clear_password: () => () => Buffer.from(password + '\0') }`. The
- * password then crosses the network as typed, so use TLS (`--ssl`) for temporary
- * authorizations when the gateway has a certificate.
+ * password crosses the network as typed, so server.ts asks for it only on a TLS connection
+ * (`--ssl`; without TLS the login is refused with `TlsRequired`).
  *
  * Limits: only 4.1 clients (CLIENT_PROTOCOL_41) are accepted; no compression. The connection
  * id in the greeting is the gateway's own (random, high), not the target's thread id, which is
@@ -207,7 +207,8 @@ export async function readClientLogin(
 
 /**
  * Asks a temporary authorization's password in clear (AuthSwitchRequest to
- * mysql_clear_password); the client answers string<NUL> password. Updates `login.seq`.
+ * mysql_clear_password); the client answers string<NUL> password. Updates `login.seq`. Call it
+ * only when `login.tls`: the password is sent as typed.
  */
 export async function askClearPassword(login: ClientLogin): Promise<string> {
   if (!(login.caps & CAP.PLUGIN_AUTH)) {

@@ -1,8 +1,13 @@
 // The MySQL proxy with the mysql2 driver against the real MariaDB: login, refusals, rules,
 // the statement log, prepared statements, multi-statements, cuts and temporary authorizations.
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../core/logger';
+import { loadProxyTls } from '../db-proxy/tls';
 import type { MysqlProxy } from './server';
 import {
   closedWithin,
@@ -19,6 +24,7 @@ import { frame } from './packets';
 
 let stack: ProxyStack;
 let db: string;
+let tlsDir: string;
 let proxy: MysqlProxy;
 const target = scratchAccount('u');
 const targetUser = target.username;
@@ -65,7 +71,11 @@ async function count(table: string): Promise<number> {
 }
 
 beforeAll(async () => {
+  tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-mysql-proxy-tls-'));
+  const tls = await loadProxyTls(tlsDir, silentLogger);
+  if (!tls) throw new Error('no certificate for the proxy (is openssl installed?)');
   stack = await startProxyStack({
+    tls,
     prefix: 'mysqlproxy',
     sessions: fake.sessions,
     setup: async (conn, name) => {
@@ -80,6 +90,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
+  if (tlsDir) fs.rmSync(tlsDir, { recursive: true, force: true });
 });
 
 describe('mysql proxy with mysql2', () => {
@@ -331,21 +342,41 @@ describe('mysql proxy with mysql2', () => {
     }
   });
 
-  it('asks a temporary authorization for its password in clear', async () => {
+  it('asks a temporary authorization for its password in clear, over TLS only', async () => {
+    let asked = 0;
     const clear = (pw: string) => ({
-      authPlugins: { mysql_clear_password: () => () => Buffer.from(`${pw}\0`) },
+      authPlugins: {
+        mysql_clear_password: () => () => {
+          asked += 1;
+          return Buffer.from(`${pw}\0`);
+        },
+      },
     });
-    const conn = await connect('tmpuser', clear('tmp-secret'));
+    const overTls = { ssl: { rejectUnauthorized: false } }; // the proxy's self-signed certificate
+    const passwords = () =>
+      fake.authorized.filter((a) => a.code === 'tmpuser').map((a) => a.password);
+    // Plain TCP: refused before the password is asked for, so it never crosses the network.
+    await expect(connect('tmpuser', clear('tmp-secret'))).rejects.toMatchObject({
+      errno: 1045,
+      sqlState: '28000',
+      message:
+        'Portcullis: A temporary authorization needs TLS for its password; connect with TLS ' +
+        '(--ssl or --ssl-mode=REQUIRED) (TlsRequired)',
+    });
+    expect(asked).toBe(0);
+    expect(passwords()).toEqual([undefined]);
+    const conn = await connect('tmpuser', { ...clear('tmp-secret'), ...overTls });
     const [rows] = await conn.query('SELECT 7 AS n');
     expect(rows).toEqual([{ n: 7 }]);
     await conn.end();
-    expect(fake.authorized.filter((a) => a.code === 'tmpuser').map((a) => a.password)).toEqual([
-      undefined,
-      'tmp-secret',
-    ]);
-    await expect(connect('tmpuser', clear('wrong'))).rejects.toThrow(
+    expect(asked).toBe(1);
+    expect(passwords()).toEqual([undefined, undefined, 'tmp-secret']);
+    await expect(connect('tmpuser', { ...clear('wrong'), ...overTls })).rejects.toThrow(
       /^Portcullis: .*\(PasswordError\)$/,
     );
+    // A normal code needs no password and still logs in without TLS.
+    const plain = await connect('plain');
+    await plain.end();
   });
 
   it('refuses COM_CHANGE_USER and keeps the session', async () => {

@@ -5,7 +5,8 @@
  * (db-proxy/session.ts), the gateway logs in to the target with the stored credential
  * (target-auth.ts), the session begins, and the command phase is relayed under the database's
  * rules (relay.ts). Every refusal reaches the client as a MySQL ERR packet with the catalogue
- * code in front of its text, then the connection closes.
+ * code in front of its text, then the connection closes. A temporary authorization's password
+ * goes in cleartext, so it is asked for only over TLS (`TlsRequired` otherwise).
  *
  * A client that misbehaves (garbage, oversize or out-of-order packets, a login slower than
  * {@link LOGIN_TIMEOUT_MS}) loses its own connection and nothing else.
@@ -13,6 +14,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
+import { formatError } from '@portcullis/contract';
 import type { SessionRefusal } from '../control/protocol';
 import type { Logger } from '../core/logger';
 import { holdTarget } from '../db-proxy/held-target';
@@ -57,6 +59,11 @@ class Refused extends Error {
 const TARGET_CLOSED = 'Portcullis: the database closed the connection';
 /** A refusal in the words the SSH and PostgreSQL proxies use: `Portcullis: text (Code)`. */
 const refusalText = (r: SessionRefusal): string => `Portcullis: ${r.message} (${r.code})`;
+/** A temporary authorization's login without TLS: its password is not asked for. */
+const TLS_REQUIRED = refusalText({
+  code: 'TlsRequired',
+  message: formatError('TlsRequired', 'en_US', { how: '--ssl or --ssl-mode=REQUIRED' }),
+});
 
 const clientAddress = (socket: net.Socket): string =>
   (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
@@ -97,6 +104,9 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
     const base = { code: login.username, clientIp, database: login.database };
     let outcome = await sessions.authorize('mysql', base);
     if (!outcome.ok && outcome.refusal.code === 'PasswordError') {
+      // The one-time password would cross the network as typed: only inside TLS, as the
+      // PostgreSQL proxy does. A normal code (no password) still logs in over plain TCP.
+      if (!login.tls) throw new Refused(ER.ACCESS_DENIED, TLS_REQUIRED);
       const password = await askClearPassword(login);
       outcome = await sessions.authorize('mysql', { ...base, password });
     }

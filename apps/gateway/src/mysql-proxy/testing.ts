@@ -10,6 +10,7 @@ import net from 'node:net';
 import mysql from 'mysql2/promise';
 import type { ResolvedCode, SqlPolicy } from '@portcullis/contract';
 import { silentLogger } from '../core/logger';
+import type { ProxyTls } from '../db-proxy/tls';
 import type { DbSession, DbSessions, DbTarget, StatementEntry } from '../db-proxy/session';
 import { loadSqlParsers } from '../sql-audit';
 import { CAP, LoginReader, frame, type Packet } from './packets';
@@ -169,6 +170,8 @@ export async function startProxyStack(options: {
   sessions: DbSessions;
   setup?: (conn: mysql.Connection, db: string) => Promise<void>;
   account?: { username: string; password: string; grant: 'SELECT' | 'ALL' };
+  /** The certificate the proxy offers clients that ask for TLS. */
+  tls?: ProxyTls;
 }): Promise<ProxyStack> {
   await loadSqlParsers();
   const db = await scratchDatabase(options.prefix);
@@ -201,6 +204,7 @@ export async function startProxyStack(options: {
       host: '127.0.0.1',
       sessions: options.sessions,
       logger: silentLogger,
+      ...(options.tls && { tls: options.tls }),
     });
     return { proxy, db, close };
   } catch (err) {
