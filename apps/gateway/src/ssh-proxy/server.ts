@@ -17,6 +17,7 @@ import { disconnectWith, DISCONNECT_BY_APPLICATION, refuseChannelOpen } from './
 import { bridgeSession, type BridgeEvents } from './channels';
 import { shareTheLoop, socketOf } from './fair-read';
 import { loadHostKey } from './host-key';
+import { scrubCommandSecrets } from './security-mode/command-secrets';
 
 export interface SshSessionOptions {
   /** Where the host key is kept. */
@@ -175,7 +176,11 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
               control.alarm(
                 session.connectionId,
                 action,
-                hideMatch(session.logFilter, command, LOG_FILTER_HIDDEN.command),
+                // The log filter reads what was typed; a password typed as an argument is
+                // masked (the recording keeps it as typed).
+                scrubCommandSecrets(
+                  hideMatch(session.logFilter, command, LOG_FILTER_HIDDEN.command),
+                ),
                 rule,
               ),
             onFile: (way, op, filename) =>

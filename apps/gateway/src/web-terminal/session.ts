@@ -33,6 +33,7 @@ import {
   type SessionRecorder,
 } from '../recording';
 import { blockedNotice, CommandFilter } from '../ssh-proxy/security-mode/command-filter';
+import { scrubCommandSecrets } from '../ssh-proxy/security-mode/command-secrets';
 import { PASSWORD_TRIES } from '../ssh-proxy/auth';
 import { connectUpstream, refusedCredential, upstreamReason } from '../ssh-proxy/upstream';
 import type { SessionCredential } from '../control/protocol';
@@ -241,7 +242,9 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
       const id = connectionId;
       filter = new CommandFilter(started.policy, 'terminal', (action, command, rule) => {
         logger.info({ connection_id: id, action, rule }, 'security mode acted on a command');
-        control.alarm(id, action, hideMatch(logFilter, command, LOG_FILTER_HIDDEN.command), rule);
+        // The log filter reads what was typed; a password typed as an argument is masked.
+        const shown = scrubCommandSecrets(hideMatch(logFilter, command, LOG_FILTER_HIDDEN.command));
+        control.alarm(id, action, shown, rule);
       });
     }
     unregister = deps.register(connectionId, (reason, code) =>

@@ -545,4 +545,41 @@ describe('security mode and the file log through a real gateway and sshd', () =>
     const byWay = await erin.client.get('/api/search_tunnel?way=sftp&keywords=portcullis-file-log');
     expect((byWay.json().data as Entry[]).length).toBe(2);
   });
+
+  it('masks a password typed as an argument in the alarm row and its mail', async () => {
+    const res = await ssh(['whoami; mysql -pS3cret --version']);
+    expect(res.code).toBe(0);
+    const mine = async () => (await alarmCommands()).filter((c) => c.startsWith('whoami; mysql'));
+    await until(async () => (await mine()).length > 0);
+    expect(await mine()).toEqual(['whoami; mysql -p******** --version']);
+    await until(() => outbox(t, 'mail').some((m) => m.includes('mysql -p********')));
+    expect(outbox(t, 'mail').filter((m) => m.includes('S3cret'))).toEqual([]);
+    // The web terminal's alarms too.
+    const issued = (
+      await erin.client.post('/api/web_terminal/token', { project_resource_id: web })
+    ).json() as { url: string; token: string };
+    const ws = new WebSocket(issued.url);
+    let text = '';
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ type: 'auth', token: issued.token, cols: 120, rows: 24 })),
+    );
+    let ready = false;
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) text += data.toString();
+      else if ((JSON.parse(data.toString()) as { type: string }).type === 'ready') ready = true;
+    });
+    try {
+      await until(() => ready);
+      ws.send(Buffer.from('whoami; PGPASSWORD=W3b true; echo DO""NE\r'), { binary: true });
+      await until(() => text.includes('DONE'));
+    } finally {
+      ws.close();
+    }
+    const wetty = async () =>
+      (await alarms()).filter((a) => a.way === 'wetty' && a.command.startsWith('whoami; PG'));
+    await until(async () => (await wetty()).length > 0);
+    expect((await wetty()).map((a) => a.command)).toEqual([
+      'whoami; PGPASSWORD=******** true; echo DO""NE',
+    ]);
+  });
 });
