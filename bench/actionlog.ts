@@ -162,7 +162,7 @@ async function seedSessions(
            CASE WHEN n % 50 = 0 THEN NULL ELSE ${sql.lit(now)} - ((r3 * 31 + r1 % 31) % ${sql.lit(year)}) + 30 + (r4 % 7200) END,
            (SELECT id FROM bench_res WHERE i = (r2 % ${sql.lit(RESOURCES)}) * (r4 % ${sql.lit(RESOURCES)}) / ${sql.lit(RESOURCES)}),
            CASE WHEN n % 20 < 15 THEN 1 ELSE 0 END,
-           CASE WHEN n % 20 < 12 THEN 'ssh' WHEN n % 20 < 15 THEN 'wetty' WHEN n % 20 < 17 THEN 'sftp'
+           CASE WHEN n % 20 < 12 THEN 'terminal' WHEN n % 20 < 15 THEN 'wetty' WHEN n % 20 < 17 THEN 'sftp'
                 WHEN n % 20 = 17 THEN 'scp' WHEN n % 20 = 18 THEN 'mysql' ELSE 'postgresql' END,
            '192.168.' || (r4 % 16) || '.' || (r1 % 254 + 1)
     FROM g`;

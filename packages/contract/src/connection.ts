@@ -42,7 +42,7 @@ export const OnlineConnectionSchema = z.object({
   resource_name: z.string(),
   resource_ip_address: z.string(),
   network_id: z.number().int().nullable(),
-  /** ssh, sftp, scp, webssh…; empty when the gateway did not say. */
+  /** terminal, wetty, sftp, scp, mysql, postgresql (SESSION_WAYS); empty if none was said. */
   way: z.string(),
   client_ip_address: z.string(),
   /** 1 when the code runs under safe mode. */

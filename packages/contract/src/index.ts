@@ -10,6 +10,7 @@ export * from './constants';
 export * from './control';
 export * from './errors';
 export * from './http';
+export * from './kept-cuts';
 export * from './logs';
 export * from './messages';
 export * from './password';

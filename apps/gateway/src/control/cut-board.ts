@@ -9,11 +9,9 @@
  * that finds no session listening for its id is therefore kept, and a session that listens for
  * that id later is cut at once, with the same reason.
  *
- * Limits: a cut is kept for {@link KEPT_CUT_MS} and at most {@link KEPT_CUTS_MAX} are kept (the
- * oldest go first), with no timer. Connection ids are the server database's row ids, which are
- * never reused (AUTOINCREMENT on SQLite, a sequence on PostgreSQL), so a kept cut cannot end
- * another session.
+ * Limits: see the contract's kept-cuts.ts (the server keeps its early cuts the same way).
  */
+import { createKeptCuts, KEPT_CUT_MS, KEPT_CUTS_MAX } from '@portcullis/contract';
 
 /**
  * `reason` is English text for the member's client; `code`, when the server gave one, the
@@ -21,11 +19,6 @@
  */
 export type CutListener = (reason: string, code?: string) => void;
 export type AnyCutListener = (connectionId: number, reason: string, code?: string) => void;
-
-/** Long enough for a session's set-up (a target login, a recording opened) after its start. */
-export const KEPT_CUT_MS = 60_000;
-/** A few thousand sessions cut at once (delete_all) before their sessions listen. */
-export const KEPT_CUTS_MAX = 4096;
 
 export interface CutBoard {
   /** The server cut this session (or the control channel went): told to its listeners, or kept. */
@@ -47,16 +40,8 @@ export function createCutBoard(
 ): CutBoard {
   const listeners = new Map<number, Set<CutListener>>();
   const anyListeners = new Set<AnyCutListener>();
-  /** Cuts nobody listened for, oldest first (a Map keeps its insertion order). */
-  const kept = new Map<number, { reason: string; code?: string; at: number }>();
-
-  const forgetOld = (): void => {
-    const before = now() - keptMs;
-    for (const [connectionId, entry] of kept) {
-      if (entry.at > before && kept.size <= keptMax) break;
-      kept.delete(connectionId);
-    }
-  };
+  /** Cuts nobody listened for. */
+  const kept = createKeptCuts<{ reason: string; code?: string }>(now, keptMs, keptMax);
 
   return {
     cut(connectionId, reason, code) {
@@ -66,9 +51,7 @@ export function createCutBoard(
         for (const listener of [...own]) listener(reason, code);
         return;
       }
-      kept.delete(connectionId); // a repeat moves it to the end, as the newest
-      kept.set(connectionId, { reason, ...(code !== undefined && { code }), at: now() });
-      forgetOld();
+      kept.keep(connectionId, { reason, ...(code !== undefined && { code }) });
     },
     onCut(connectionId, listener) {
       let own = listeners.get(connectionId);
@@ -78,7 +61,6 @@ export function createCutBoard(
         own.delete(listener);
         if (own.size === 0 && listeners.get(connectionId) === own) listeners.delete(connectionId);
       };
-      forgetOld();
       // Kept on: another listener for the same session is cut too.
       const earlier = kept.get(connectionId);
       if (earlier) {

@@ -15,7 +15,6 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { formatError } from '@portcullis/contract';
-import type { SessionRefusal } from '../control/protocol';
 import type { Logger } from '../core/logger';
 import { holdTarget } from '../db-proxy/held-target';
 import type { AuthorizedDb, DbSession, DbSessions } from '../db-proxy/session';
@@ -28,6 +27,7 @@ import {
 import { ER, Malformed, errPayload, frame, type ErrorKind } from './packets';
 import { Relay } from './relay';
 import { TargetLoginError, loginTarget, type TargetLogin } from './target-auth';
+import { refusalText } from '../core/session-ended';
 
 export interface MysqlProxyOptions {
   port: number;
@@ -58,7 +58,6 @@ class Refused extends Error {
 
 const TARGET_CLOSED = 'Portcullis: the database closed the connection';
 /** A refusal in the words the SSH and PostgreSQL proxies use: `Portcullis: text (Code)`. */
-const refusalText = (r: SessionRefusal): string => `Portcullis: ${r.message} (${r.code})`;
 /** A temporary authorization's login without TLS: its password is not asked for. */
 const TLS_REQUIRED = refusalText({
   code: 'TlsRequired',

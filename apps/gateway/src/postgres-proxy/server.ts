@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
-import type { SessionRefusal } from '@portcullis/contract';
+import { formatError } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { holdTarget } from '../db-proxy/held-target';
 import type { AuthorizedDb, DbSession, DbSessions } from '../db-proxy/session';
@@ -43,6 +43,7 @@ import {
   type PoolOptions,
 } from './backend-pool';
 import { loginToTarget, TargetRefused, type LoggedIn } from './target-login';
+import { refusalText } from '../core/session-ended';
 
 const STARTUP_TIMEOUT_MS = 15_000;
 /** Bytes a client may send before its session starts (start-up packets, a password). */
@@ -144,7 +145,6 @@ function fatal(socket: net.Socket, code: string, text: string): void {
 }
 
 /** The refusal as the client reads it: the catalogue code and its English text. */
-const refusalText = (r: SessionRefusal): string => `Portcullis: ${r.message} (${r.code})`;
 
 export async function startPostgresProxy(options: PostgresProxyOptions): Promise<PostgresProxy> {
   const { logger, sessions } = options;
@@ -231,7 +231,10 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
           return fatal(
             socket,
             '28000',
-            'Portcullis: a temporary authorization needs TLS (sslmode=require) for its password',
+            refusalText({
+              code: 'TlsRequired',
+              message: formatError('TlsRequired', 'en_US', { how: 'sslmode=require' }),
+            }),
           );
         }
         reader.startup = false;

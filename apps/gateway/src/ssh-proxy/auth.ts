@@ -32,6 +32,7 @@ import type { Logger } from '../core/logger';
 import { logFilterMatcher, type LogFilterMatcher } from '../recording';
 import { disconnectWith, DISCONNECT_NO_MORE_AUTH_METHODS, sendBanner } from './banner';
 import { connectUpstream, refusedCredential, upstreamReason } from './upstream';
+import { refusalText } from '../core/session-ended';
 
 const METHODS: AuthContext['method'][] = ['publickey', 'keyboard-interactive', 'password'];
 /** Refusals after which another key or method may still succeed: the client may go on. */
@@ -116,7 +117,7 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
   const refuse = (ctx: AuthContext, refusal: SessionRefusal): void => {
     // The code (the user name) is a secret: never logged, not even masked beyond its length.
     logger.warn({ ip: clientIp, method: ctx.method, code: refusal.code }, 'ssh login refused');
-    sendBanner(client, `Portcullis: ${refusal.message} (${refusal.code})`, logger);
+    sendBanner(client, refusalText(refusal), logger);
     if (RETRYABLE.has(refusal.code)) return tryAgain(ctx);
     // Retrying cannot help.
     hangUp(`Portcullis: login refused (${refusal.code})`);

@@ -159,7 +159,10 @@ export interface TunnelConnectionTable {
   resource_id: number | null;
   /** 1 once a terminal recording of this session is stored (migration 010). */
   recording: Generated<number>;
-  /** ssh, sftp, scp, webssh… and the client's address, from session_start (migration 011). */
+  /**
+   * terminal, wetty, sftp, scp, mysql, postgresql (contract SESSION_WAYS), and the client's
+   * address, from session_start (migration 011).
+   */
   way: Generated<string>;
   client_ip: Generated<string>;
   /**

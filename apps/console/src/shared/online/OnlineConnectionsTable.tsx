@@ -142,6 +142,8 @@ export function OnlineConnectionsTable({
           {...confirmProps}
           // Says how many end: "The 3 selected sessions end at once", not "The session".
           description={t('online.table.confirmBodySelected', { count: selected.length })}
+          // Below the button: above it, the question covered the dialog's title.
+          placement="bottomLeft"
           onConfirm={() => disconnect(selected)}
         >
           <Button

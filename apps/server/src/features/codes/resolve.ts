@@ -125,7 +125,9 @@ export async function resolveCodeWithRows(
   const granted = grantedUsernames(link, resourceUsernames(resource, logins));
   let loginUsers: string[];
   if (tunnel.type === 'tmp_share') {
-    if (!(await verifyPassword(tunnel.tmp_passwd_hash, request.password ?? '')))
+    // No password at all (the SSH proxy asking whether one is needed): no hash to spend on it.
+    if (request.password === undefined) throw new AppError('PasswordError');
+    if (!(await verifyPassword(tunnel.tmp_passwd_hash, request.password)))
       throw new AppError('PasswordError');
     if (!granted.includes(tunnel.tmp_username)) throw new AppError('TunnelNotFound');
     // Used once: only the first check that sets used_at succeeds, even under races.

@@ -9,6 +9,7 @@
  */
 import {
   CONTROL_PROTOCOL,
+  createKeptCuts,
   formatError,
   RECORDING_CHUNK_BYTES,
   type ErrorCode,
@@ -137,13 +138,6 @@ async function credentialFor(
   return sessionCredential(ctx, resolved, username, known);
 }
 
-/**
- * How long a cut of a session this replica does not carry (yet) is kept, and how many are: a
- * session whose row was listed, cut and ended while its start was still being checked.
- */
-const EARLY_CUT_MS = 60_000;
-const EARLY_CUTS_MAX = 4096;
-
 export function createSessionControl(getCtx: () => AppContext): SessionControl {
   const grants = createGrantStore();
   /** Open sessions by connection id, with the gateway link carrying them. */
@@ -153,16 +147,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
    * administrator can cut it before its start is answered (it was sent nowhere and only its row
    * ended, while the gateway went on with the session). Others are another replica's sessions.
    */
-  const earlyCuts = new Map<number, { reason: string; reasonCode?: ErrorCode; at: number }>();
-  const keepEarlyCut = (connectionId: number, reason: string, reasonCode?: ErrorCode): void => {
-    const now = Date.now();
-    earlyCuts.delete(connectionId);
-    earlyCuts.set(connectionId, { reason, ...(reasonCode && { reasonCode }), at: now });
-    for (const [id, entry] of earlyCuts) {
-      if (entry.at > now - EARLY_CUT_MS && earlyCuts.size <= EARLY_CUTS_MAX) break;
-      earlyCuts.delete(id);
-    }
-  };
+  const earlyCuts = createKeptCuts<{ reason: string; reasonCode?: ErrorCode }>();
   /** Links whose gateway went: a session a late start opens on one is ended at once. */
   const closedLinks = new WeakSet<GatewayLink>();
   const v = CONTROL_PROTOCOL;
@@ -245,7 +230,7 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
   function cut(connectionId: number, reason = '', reasonCode?: ErrorCode): boolean {
     const link = open.get(connectionId);
     if (!link) {
-      keepEarlyCut(connectionId, reason, reasonCode);
+      earlyCuts.keep(connectionId, { reason, ...(reasonCode && { reasonCode }) });
       return false;
     }
     link.send({

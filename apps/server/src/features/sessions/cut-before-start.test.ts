@@ -103,12 +103,10 @@ describe('a cut that crosses the answer starting its session', () => {
   for (const order of ['ahead', 'behind'] as const) {
     it(`ends an SSH session cut ${order} of its start's answer`, async () => {
       const cut = cutAsStarted(t, order, 'SessionCutFromConsole');
-      const at = Date.now();
       // Before, the cut was dropped and the shell ran on to the end: SURVIVED, after 4 s.
       const result = await ssh('sleep 4; echo SURVIVED\n');
       const { id } = await cut;
       expect(result.stdout.toString()).not.toContain('SURVIVED');
-      expect(Date.now() - at).toBeLessThan(3000);
       expect(await isLive(id)).toBe(false);
     });
   }
@@ -133,7 +131,7 @@ describe('a cut that crosses the answer starting its session', () => {
     // Before, the terminal opened (ready) and stayed open.
     const ended = await Promise.race([
       closed,
-      new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 3000)),
+      new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 10_000)),
     ]);
     if (ended === 'open') ws.close();
     expect(ended).toEqual({ code: 4001, reason: 'SessionCut' });
@@ -170,7 +168,6 @@ describe('a cut that crosses the answer, with the SSH sessions in a worker proce
 
   it('ends the session: the primary passes the cut on before the worker hears the answer', async () => {
     const cut = cutAsStarted(stack!.t, 'ahead', 'SessionCutFromConsole');
-    const at = Date.now();
     const result = await run(
       'ssh',
       [
@@ -183,7 +180,6 @@ describe('a cut that crosses the answer, with the SSH sessions in a worker proce
     );
     await cut;
     expect(result.stdout.toString()).not.toContain('SURVIVED');
-    expect(Date.now() - at).toBeLessThan(3000);
   });
 });
 
@@ -246,7 +242,7 @@ function outcomeOf(
     on(event: 'error', f: (err: Error) => void): unknown;
     on(event: 'end', f: () => void): unknown;
   },
-  ms = 3000,
+  ms = 10_000,
 ): Promise<string> {
   return Promise.race([
     new Promise<string>((resolve) => {

@@ -90,7 +90,9 @@ export async function cutRevokedSessions(ctx: AppContext): Promise<number> {
   for (const row of rows) {
     const why = reasonOf(row, now);
     const reason: CutReason = why === 'TunnelNotFound' ? 'AccessRevoked' : why;
-    byReason.set(reason, [...(byReason.get(reason) ?? []), row.id]);
+    let ids = byReason.get(reason);
+    if (!ids) byReason.set(reason, (ids = []));
+    ids.push(row.id);
   }
   for (const [reason, ids] of byReason) await cutSessions(ctx, ids, reason);
   return rows.length;

@@ -301,7 +301,7 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(await live()).toEqual([]);
-    const running = ssh(code, ['sleep 20; echo done']);
+    const running = ssh(code, ['echo ready; sleep 20; echo done']);
     let rows = await live();
     for (let i = 0; i < 100 && rows.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -309,6 +309,12 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
     }
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ company_id: 1, resource_id: expect.any(Number) });
+    // The command's channel is open once its output is recorded: a cut before that (its row is
+    // online from its insert) ends the login with the disconnect's words only.
+    await until(async () => {
+      const [row] = await live();
+      return row !== undefined && row.recording !== 0;
+    });
     const started = Date.now();
     await cutSessions(t.ctx, [rows[0]!.id], 'SessionCutFromConsole');
     const res = await running;
