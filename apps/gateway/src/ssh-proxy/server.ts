@@ -40,6 +40,8 @@ export interface SshSessionOptions {
 export const LOGIN_GRACE_MS = 120_000;
 
 /** What a forward's refusal says (CHANNEL_OPEN_FAILURE, administratively prohibited). */
+/** Between a cut's line on the channels and the disconnect (see endWith). */
+const LAST_WORDS_MS = 100;
 export const FORWARD_REFUSED = 'Portcullis: port forwarding is not allowed through the gateway';
 
 export interface SshProxyOptions extends SshSessionOptions {
@@ -104,11 +106,18 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
       const channels = new Set<ServerChannel>();
       /**
        * Ends the session telling the member why: a line on each open channel's stderr (the
-       * terminal shows it), and the same text as the disconnect's description.
+       * terminal shows it), and the same text as the disconnect's description. The disconnect
+       * waits a moment: OpenSSH exits on a disconnect without writing out channel data it read
+       * in the same go, so the line was lost whenever the two arrived together.
        */
+      let ending = false;
       const endWith = (text: string): void => {
+        if (ending) return;
+        ending = true;
         for (const channel of channels) channel.stderr.write(`\r\n${text}\r\n`);
-        disconnectWith(client, DISCONNECT_BY_APPLICATION, text, logger);
+        const disconnect = () => disconnectWith(client, DISCONNECT_BY_APPLICATION, text, logger);
+        if (channels.size === 0) disconnect();
+        else setTimeout(disconnect, LAST_WORDS_MS);
       };
       const onAuthenticate = createAuthenticator({
         client,

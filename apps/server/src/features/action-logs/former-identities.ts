@@ -11,7 +11,7 @@
  * both (see service.ts).
  */
 import { maskCode } from '@portcullis/contract';
-import { sql, type AliasedRawBuilder, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database, FormerIdentityTable, FormerKind } from '../../db/schema';
 import { nowSeconds } from '../../lib/time';
@@ -36,87 +36,37 @@ export async function rememberFormer(
 ): Promise<void> {
   const now = nowSeconds();
   const { accounts = [], resources = [], projects = [] } = deleting;
-  const insert = () =>
-    trx
-      .insertInto('former_identity')
-      .columns([
-        'kind',
-        'id',
-        'company_id',
-        'name',
-        'account',
-        'ip_address',
-        'network_id',
-        'project_id',
-        'deleted_at',
-      ]);
-  // An identity deleted twice (a retried call) keeps the row of its first deletion.
-  if (accounts.length > 0)
-    await insert()
-      .expression(
-        trx
-          .selectFrom('account')
-          .where('id', 'in', accounts)
-          .select([
-            kind('account'),
-            'id',
-            'company_id',
-            'name',
-            'account',
-            sql<string>`''`.as('ip_address'),
-            sql<number | null>`null`.as('network_id'),
-            sql<number | null>`null`.as('project_id'),
-            sql<number>`${now}`.as('deleted_at'),
-          ]),
-      )
-      .onConflict((oc) => oc.columns(['kind', 'id']).doNothing())
-      .execute();
-  if (resources.length > 0)
-    await insert()
-      .expression(
-        trx
-          .selectFrom('resource')
-          .where('id', 'in', resources)
-          .select([
-            kind('resource'),
-            'id',
-            'company_id',
-            'name',
-            sql<string>`''`.as('account'),
-            'ip_address',
-            'network_id',
-            sql<number | null>`null`.as('project_id'),
-            sql<number>`${now}`.as('deleted_at'),
-          ]),
-      )
-      .onConflict((oc) => oc.columns(['kind', 'id']).doNothing())
-      .execute();
-  if (projects.length > 0)
-    await insert()
-      .expression(
-        trx
-          .selectFrom('project')
-          .where('id', 'in', projects)
-          .select([
-            kind('project'),
-            'id',
-            'company_id',
-            'name',
-            sql<string>`''`.as('account'),
-            sql<string>`''`.as('ip_address'),
-            sql<number | null>`null`.as('network_id'),
-            sql<number | null>`null`.as('project_id'),
-            sql<number>`${now}`.as('deleted_at'),
-          ]),
-      )
-      .onConflict((oc) => oc.columns(['kind', 'id']).doNothing())
-      .execute();
+  await copyIdentities(trx, 'account', accounts, now, { account: 'account' });
+  await copyIdentities(trx, 'resource', resources, now, {
+    ip_address: 'ip_address',
+    network_id: 'network_id',
+  });
+  await copyIdentities(trx, 'project', projects, now, {});
   await rememberCodes(ctx, trx, deleting, now);
 }
 
-/** A constant kind column; the kinds are literals of ours, never the caller's text. */
-function kind(k: FormerKind): AliasedRawBuilder<FormerKind, 'kind'> {
-  return sql<FormerKind>`${sql.lit(k)}`.as('kind');
+/**
+ * Copies the rows of `kind`'s own table (account, resource or project) with these ids; a
+ * column `from` does not name is empty. An identity deleted twice (a retried call) keeps the
+ * row of its first deletion.
+ */
+async function copyIdentities(
+  trx: Kysely<Database>,
+  kind: FormerKind & ('account' | 'resource' | 'project'),
+  ids: number[],
+  now: number,
+  from: { account?: 'account'; ip_address?: 'ip_address'; network_id?: 'network_id' },
+): Promise<void> {
+  if (ids.length === 0) return;
+  // The kind and the column names are literals of ours, never the caller's text.
+  const column = (name: string | undefined, empty: RawBuilder<unknown>) =>
+    name ? sql.ref(name) : empty;
+  await sql`insert into former_identity
+      (kind, id, company_id, name, account, ip_address, network_id, project_id, deleted_at)
+    select ${sql.lit(kind)}, id, company_id, name, ${column(from.account, sql`''`)},
+      ${column(from.ip_address, sql`''`)}, ${column(from.network_id, sql`null`)}, null, ${now}
+    from ${sql.table(kind)} where id in (${sql.join(ids)})
+    on conflict (kind, id) do nothing`.execute(trx);
 }
 
 /** The codes that the cascade of `deleting` removes, masked, with their workgroups. */

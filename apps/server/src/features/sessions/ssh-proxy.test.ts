@@ -142,14 +142,19 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
     }
   });
 
-  it('lets a temporary authorization in once, with its one-time password, and not twice', async () => {
+  /** Erin's temporary authorization of the target's login user, with this password. */
+  const temporaryAuthorization = async (psw: string): Promise<{ code: string }> => {
     const res = await erin.client.post('/api/tunnel/tmp_share', {
       project_resource_id: web,
       username: sshd.user,
-      psw: 'Once#Only1',
+      psw,
     });
     expect(res.statusCode, res.body).toBe(200);
-    const share = res.json() as { code: string };
+    return res.json() as { code: string };
+  };
+
+  it('lets a temporary authorization in once, with its one-time password, and not twice', async () => {
+    const share = await temporaryAuthorization('Once#Only1');
     const wrong = await ssh(share.code, ['echo in'], 'password', client.askpass('Wrong#1'));
     expect(wrong.code).toBe(255);
     const first = await ssh(share.code, ['echo in'], 'password', client.askpass('Once#Only1'));
@@ -172,13 +177,7 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
   };
 
   it('lets a temporary authorization in with OpenSSH’s default settings, asking its password', async () => {
-    const res = await erin.client.post('/api/tunnel/tmp_share', {
-      project_resource_id: web,
-      username: sshd.user,
-      psw: 'Twice#Not1',
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const share = res.json() as { code: string };
+    const share = await temporaryAuthorization('Twice#Not1');
     // A wrong password may be tried again, as sshd lets it; each try says why it failed.
     const wrong = await sshDefaults(share.code, 'Wrong#2');
     expect(wrong.code).toBe(255);
