@@ -25,6 +25,9 @@ export interface Deleting {
   projectResources?: number[];
 }
 
+/** Ids per look-up of deleted names, well under either backend's parameter limit. */
+const IDS_PER_QUERY = 10_000;
+
 /** Codes written per insert: nine values each, well under either backend's parameter limit. */
 const CODES_PER_INSERT = 500;
 
@@ -122,15 +125,18 @@ export async function formerIdentities(
     resource: new Map<number, FormerRow>(),
     tunnel: new Map<number, FormerRow>(),
   };
-  const kinds = (['account', 'resource', 'tunnel'] as const).filter((k) => ids[k].length > 0);
-  if (kinds.length === 0) return found;
-  const rows = await ctx.db
-    .selectFrom('former_identity')
-    .selectAll()
-    .where((eb) =>
-      eb.or(kinds.map((k) => eb.and([eb('kind', '=', k), eb('id', 'in', [...new Set(ids[k])])]))),
-    )
-    .execute();
-  for (const r of rows) if (r.kind !== 'project') found[r.kind].set(r.id, r);
+  for (const kind of ['account', 'resource', 'tunnel'] as const) {
+    const wanted = [...new Set(ids[kind])];
+    // In slices: an export's page may name more ids than PostgreSQL takes parameters (65,535).
+    for (let i = 0; i < wanted.length; i += IDS_PER_QUERY) {
+      const rows = await ctx.db
+        .selectFrom('former_identity')
+        .selectAll()
+        .where('kind', '=', kind)
+        .where('id', 'in', wanted.slice(i, i + IDS_PER_QUERY))
+        .execute();
+      for (const r of rows) found[kind].set(r.id, r);
+    }
+  }
   return found;
 }
