@@ -37,4 +37,21 @@ describe('the SQLite database', () => {
     expect(await synchronousOf('normal')).toBe(1);
     expect(await synchronousOf('full')).toBe(2);
   });
+
+  it('is readable by its owner alone, in a folder of its owner alone', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-db-'));
+    dirs.push(parent);
+    const dataDir = path.join(parent, 'data');
+    const db = await openDatabase({ databaseUrl: null, dataDir });
+    try {
+      await sql`create table probe (n integer)`.execute(db.kysely);
+      const mode = (f: string) => fs.statSync(path.join(dataDir, f)).mode & 0o777;
+      // Before: a new folder 0755 and the file 0644 (the umask's), readable by every local user.
+      expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(mode('portcullis.db')).toBe(0o600);
+      expect(mode('portcullis.db-wal')).toBe(0o600);
+    } finally {
+      await db.kysely.destroy();
+    }
+  });
 });

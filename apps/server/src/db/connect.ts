@@ -39,8 +39,13 @@ export async function openDatabase(options: {
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
-    fs.mkdirSync(options.dataDir, { recursive: true });
-    const file = new SQLite(path.join(options.dataDir, 'portcullis.db'));
+    // The file holds every team's sealed credentials and the audit trail: its owner's alone (a
+    // new data folder 0700, the file 0600, which SQLite gives its -wal and -shm files too).
+    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    const location = path.join(options.dataDir, 'portcullis.db');
+    fs.closeSync(fs.openSync(location, 'a', 0o600));
+    fs.chmodSync(location, 0o600);
+    const file = new SQLite(location);
     file.pragma('journal_mode = WAL');
     // NORMAL: a commit is not synced to the disk while the event loop waits (config.ts).
     file.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);

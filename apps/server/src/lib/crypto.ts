@@ -46,7 +46,7 @@ export function loadMasterKey(configured: string | null, dataDir: string): Buffe
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`);
     return key;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = crypto.randomBytes(32);
   fs.writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
   return key;
