@@ -343,6 +343,8 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
      * gateway sends them as recording_chunk messages.
      */
     binary_chunks: z.boolean().optional(),
+    /** The server reads session_start's way `terminal`; without it the gateway says `ssh`. */
+    terminal_way: z.boolean().optional(),
   }),
   z.object({
     ...base,

@@ -296,6 +296,26 @@ describe('control client', () => {
     }
   });
 
+  it('names a terminal session ssh to a server whose welcome does not know terminal', async () => {
+    for (const terminalWay of [true, false]) {
+      const server = await peer({ terminalWay });
+      const g = gateway({ server: server.url });
+      const conn = await server.nextConnection();
+      await g.connected;
+      // As written on the wire (the peer's schema reads an older gateway's `ssh` as terminal).
+      const sent: { type: string; way?: string }[] = [];
+      conn.ws.on('message', (data: Buffer, isBinary: boolean) => {
+        if (!isBinary) sent.push(JSON.parse(data.toString()) as { type: string });
+      });
+      void g.sessions.start('grant', '127.0.0.1', 'terminal');
+      await conn.next('session_start', 5000);
+      // An older server's contract refused `terminal`: the session never started.
+      expect(sent.find((m) => m.type === 'session_start')?.way).toBe(
+        terminalWay ? 'terminal' : 'ssh',
+      );
+    }
+  });
+
   it('sends a result that finished while disconnected after the next welcome', async () => {
     const server = await peer();
     const target = await silent();

@@ -119,6 +119,8 @@ export function openConnection(params: ConnectionParams): Connection {
   let welcomeTimer: NodeJS.Timeout | undefined;
   /** The server reads recording chunks as binary frames. */
   let binaryChunks = false;
+  /** The server knows way `terminal` (an older one calls a terminal session `ssh`). */
+  let terminalWay = false;
   /** The TCP (or TLS) socket under the WebSocket, once upgraded. */
   let rawSocket: Duplex | undefined;
 
@@ -137,7 +139,11 @@ export function openConnection(params: ConnectionParams): Connection {
       return false;
     }
     hold(message.type === 'session_end');
-    ws.send(JSON.stringify(checked.data));
+    const data =
+      checked.data.type === 'session_start' && checked.data.way === 'terminal' && !terminalWay
+        ? { ...checked.data, way: 'ssh' }
+        : checked.data;
+    ws.send(JSON.stringify(data));
     return true;
   };
 
@@ -185,6 +191,7 @@ export function openConnection(params: ConnectionParams): Connection {
       clearTimeout(welcomeTimer);
       welcomed = true;
       binaryChunks = message.binary_chunks === true;
+      terminalWay = message.terminal_way === true;
       startHeartbeat(message.heartbeat_seconds);
       params.onWelcome(message);
     },

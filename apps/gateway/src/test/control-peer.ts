@@ -53,6 +53,8 @@ export interface ControlPeerOptions {
   heartbeatSeconds?: number;
   /** Welcome says binary_chunks (as the server does); default false, an older server. */
   binaryChunks?: boolean;
+  /** Welcome says terminal_way (as the server does); default false, an older server. */
+  terminalWay?: boolean;
 }
 
 export interface ControlPeer {
@@ -104,6 +106,7 @@ export async function startControlPeer(options: ControlPeerOptions): Promise<Con
             heartbeat_seconds: heartbeatSeconds,
             latest_version: GATEWAY_VERSION,
             ...(options.binaryChunks && { binary_chunks: true }),
+            ...(options.terminalWay && { terminal_way: true }),
           }),
         next: async (type, ms = 10_000, where = () => true) => {
           let found: GatewayMessage | undefined;

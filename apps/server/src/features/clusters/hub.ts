@@ -268,6 +268,7 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           heartbeat_seconds: HEARTBEAT_SECONDS,
           latest_version: PUBLISHED_GATEWAY_VERSION,
           binary_chunks: true,
+          terminal_way: true,
         });
         request.log.info({ networkId: c.networkId, version: hello.version }, 'gateway connected');
         return c;
