@@ -30,22 +30,27 @@ let context: BrowserContext;
 let page: Page;
 let connectionId: number;
 
-beforeAll(async () => {
-  e2e = await startE2E();
-  const now = nowSeconds();
-  const row = await e2e.ctx.db
+/** An ended session of the administrator's in the action log; its id. */
+async function session(way: string, start: number, end: number): Promise<number> {
+  const { id } = await e2e.ctx.db
     .insertInto('tunnel_connection')
     .values({
       company_id: 1,
       account_id: 1,
-      created_at: now - 3_725,
-      ended_at: now,
-      way: 'terminal',
+      created_at: start,
+      ended_at: end,
+      way,
       client_ip: '127.0.0.1',
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  connectionId = row.id;
+  return id;
+}
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  const now = nowSeconds();
+  connectionId = await session('terminal', now - 3_725, now);
   const cast = [
     JSON.stringify({ version: 2, width: 80, height: 24, env: { TERM: 'xterm-256color' } }),
     JSON.stringify([0.2, 'o', '$ echo played back\r\n']),
@@ -103,18 +108,7 @@ describe('action log and playback', () => {
     // `ssh host uptime`: recorded, nothing to play back, but the file downloads (it was listed
     // with play 0, so neither link showed).
     const now = nowSeconds() - 60;
-    const { id } = await e2e.ctx.db
-      .insertInto('tunnel_connection')
-      .values({
-        company_id: 1,
-        account_id: 1,
-        created_at: now,
-        ended_at: now,
-        way: 'terminal',
-        client_ip: '127.0.0.1',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await session('terminal', now, now);
     const cast = '{"version":2,"width":80,"height":24}\n[0.01,"o","up 3 days\\r\\n"]\n';
     await recordingStore(e2e.ctx).write({ companyId: 1, connectionId: id }, 0, Buffer.from(cast), {
       recorded: false,
@@ -134,18 +128,7 @@ describe('action log and playback', () => {
   it('says a database session has a statement log to download, and offers none that is missing', async () => {
     const now = nowSeconds() - 30;
     const insert = async (recorded: boolean) => {
-      const { id } = await e2e.ctx.db
-        .insertInto('tunnel_connection')
-        .values({
-          company_id: 1,
-          account_id: 1,
-          created_at: now,
-          ended_at: now + 2,
-          way: 'postgresql',
-          client_ip: '127.0.0.1',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await session('postgresql', now, now + 2);
       if (recorded) {
         const log = `${JSON.stringify({ at: now, sql: 'SELECT 1' })}\n`;
         await recordingStore(e2e.ctx).write(

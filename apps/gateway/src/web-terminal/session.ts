@@ -16,6 +16,7 @@
  * window is full.
  */
 import {
+  formatError,
   LOG_FILTER_HIDDEN,
   WebTerminalClientMessageSchema,
   type WebTerminalClientMessage,
@@ -155,7 +156,9 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     };
     opened.on('data', forward);
     opened.stderr.on('data', forward);
-    opened.on('close', () => finish('SessionEnded', 'The session ended', CLOSE_ENDED));
+    opened.on('close', () =>
+      finish('SessionEnded', formatError('SessionEnded', 'en_US'), CLOSE_ENDED),
+    );
   };
 
   const sendText = (text: string): void => {
@@ -231,7 +234,9 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     if (connected === 'refused' || connected === 'again') return;
     upstream = connected;
     if (gone()) return release();
-    upstream.on('close', () => finish('SessionEnded', 'The session ended', CLOSE_ENDED));
+    upstream.on('close', () =>
+      finish('SessionEnded', formatError('SessionEnded', 'en_US'), CLOSE_ENDED),
+    );
     upstream.on('error', (err) => logger.debug({ err: err.message }, 'target connection error'));
     const started = await control.start(resolved.grant, clientIp, 'wetty');
     if (!started.ok) return refuse(started.refusal.code, started.refusal.message);
@@ -250,7 +255,7 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     unregister = deps.register(connectionId, (reason, code) =>
       finish(
         'SessionCut',
-        `The session was ended by the server${reason ? `: ${reason}` : ''}`,
+        `${formatError('SessionCut', 'en_US')}${reason ? `: ${reason}` : ''}`,
         CLOSE_CUT,
         code,
       ),
@@ -258,7 +263,7 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     if (deps.recordings) {
       recorder = deps.recordings.open(
         connectionId,
-        () => finish('RecordingFailed', 'The recording could not be written', CLOSE_FAILED),
+        () => finish('RecordingFailed', formatError('RecordingFailed', 'en_US'), CLOSE_FAILED),
         logFilter,
       );
       tap = recorder.channel({ cols: auth.cols, rows: auth.rows, term: TERM }, { input: true });

@@ -100,6 +100,27 @@ describe('security mode and the file log through a real gateway and sshd', () =>
     ).map((r) => r.command);
 
   /** A pty shell, or (`exec`) a command run with a pty. */
+  /** Erin's web terminal on the target, once ready; `output` is what it showed so far. */
+  const webTerminal = async (): Promise<{ ws: WebSocket; output: () => string }> => {
+    const issued = (
+      await erin.client.post('/api/web_terminal/token', { project_resource_id: web })
+    ).json() as { url: string; token: string };
+    const ws = new WebSocket(issued.url);
+    let text = '';
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ type: 'auth', token: issued.token, cols: 120, rows: 24 })),
+    );
+    let ready = false;
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) text += data.toString();
+      else if ((JSON.parse(data.toString()) as { type: string }).type === 'ready') ready = true;
+    });
+    await until(() => ready).catch((err: unknown) => {
+      ws.close();
+      throw err;
+    });
+    return { ws, output: () => text };
+  };
   const typist = (exec?: string): Promise<Typist> =>
     new Promise((resolve, reject) => {
       const conn = new ssh2.Client();
@@ -462,30 +483,17 @@ describe('security mode and the file log through a real gateway and sshd', () =>
   });
 
   it('blocks in the web terminal too (way wetty)', async () => {
-    const issued = (
-      await erin.client.post('/api/web_terminal/token', { project_resource_id: web })
-    ).json() as { url: string; token: string };
-    const ws = new WebSocket(issued.url);
-    let text = '';
-    ws.on('open', () =>
-      ws.send(JSON.stringify({ type: 'auth', token: issued.token, cols: 120, rows: 24 })),
-    );
-    let ready = false;
-    ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (isBinary) text += data.toString();
-      else if ((JSON.parse(data.toString()) as { type: string }).type === 'ready') ready = true;
-    });
+    const { ws, output } = await webTerminal();
     try {
-      await until(() => ready);
       const type = (keys: string) => ws.send(Buffer.from(keys), { binary: true });
       type('echo RE""ADY\r');
-      await until(() => text.includes('READY'));
+      await until(() => output().includes('READY'));
       type(`rm -f ${victim}\r`);
-      await until(() => text.includes(BLOCKED));
+      await until(() => output().includes(BLOCKED));
       // The shell's answer to the block (a new prompt) comes before the next line.
-      await until(() => text.slice(text.indexOf(BLOCKED)).includes('^C'));
+      await until(() => output().slice(output().indexOf(BLOCKED)).includes('^C'));
       type('echo AF""TER\r');
-      await until(() => text.includes('AFTER'));
+      await until(() => output().includes('AFTER'));
       expect(fs.existsSync(victim)).toBe(true);
     } finally {
       ws.close();
@@ -555,23 +563,10 @@ describe('security mode and the file log through a real gateway and sshd', () =>
     await until(() => outbox(t, 'mail').some((m) => m.includes('mysql -p********')));
     expect(outbox(t, 'mail').filter((m) => m.includes('S3cret'))).toEqual([]);
     // The web terminal's alarms too.
-    const issued = (
-      await erin.client.post('/api/web_terminal/token', { project_resource_id: web })
-    ).json() as { url: string; token: string };
-    const ws = new WebSocket(issued.url);
-    let text = '';
-    ws.on('open', () =>
-      ws.send(JSON.stringify({ type: 'auth', token: issued.token, cols: 120, rows: 24 })),
-    );
-    let ready = false;
-    ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (isBinary) text += data.toString();
-      else if ((JSON.parse(data.toString()) as { type: string }).type === 'ready') ready = true;
-    });
+    const { ws, output } = await webTerminal();
     try {
-      await until(() => ready);
       ws.send(Buffer.from('whoami; PGPASSWORD=W3b true; echo DO""NE\r'), { binary: true });
-      await until(() => text.includes('DONE'));
+      await until(() => output().includes('DONE'));
     } finally {
       ws.close();
     }

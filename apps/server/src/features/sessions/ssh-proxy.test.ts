@@ -142,6 +142,14 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
     }
   });
 
+  /** An update of Erin's enabled codes (and temporary authorizations) of the server `web`. */
+  const erinsCodesOnWeb = () =>
+    t.ctx.db
+      .updateTable('tunnel')
+      .where('account_id', '=', erin.id)
+      .where('project_resource_id', '=', web)
+      .where('status', '=', 'enable');
+
   /** Erin's temporary authorization of the target's login user, with this password. */
   const temporaryAuthorization = async (psw: string): Promise<{ code: string }> => {
     const res = await erin.client.post('/api/tunnel/tmp_share', {
@@ -241,22 +249,14 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
       .set({ expire_time: Math.floor(Date.now() / 1000) - 5 })
       .where('id', '=', (await newCode({}, web).catch(() => ({ id: 0 }))).id)
       .execute();
-    const mine = await t.ctx.db
-      .updateTable('tunnel')
+    const mine = await erinsCodesOnWeb()
       .set({ expire_time: Math.floor(Date.now() / 1000) - 5 })
-      .where('account_id', '=', erin.id)
-      .where('project_resource_id', '=', web)
       .where('type', '=', 'normal')
-      .where('status', '=', 'enable')
       .executeTakeFirst();
     expect(Number(mine.numUpdatedRows)).toBe(1);
     await refusedWith(code, 'The code has expired (TunnelExpire)');
-    await t.ctx.db
-      .updateTable('tunnel')
+    await erinsCodesOnWeb()
       .set({ expire_time: Math.floor(Date.now() / 1000) + 3600 })
-      .where('account_id', '=', erin.id)
-      .where('project_resource_id', '=', web)
-      .where('status', '=', 'enable')
       .execute();
     const byIp = await erin.client.patch(`/api/tunnel/${await codeId(code)}`, {
       allow_ip: '10.1.2.3',
@@ -353,13 +353,9 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(await live()).toHaveLength(1);
-    await t.ctx.db
-      .updateTable('tunnel')
+    await erinsCodesOnWeb()
       .set({ expire_time: Math.floor(Date.now() / 1000) - 1 })
-      .where('account_id', '=', erin.id)
-      .where('project_resource_id', '=', web)
       .where('type', '=', 'normal')
-      .where('status', '=', 'enable')
       .execute();
     try {
       expect(await cutRevokedSessions(t.ctx)).toBe(1);
@@ -368,12 +364,8 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
       // Before: "the session was ended (Access revoked)".
       expect(res.stderr).toContain('Portcullis: the session was ended (The code has expired)');
     } finally {
-      await t.ctx.db
-        .updateTable('tunnel')
+      await erinsCodesOnWeb()
         .set({ expire_time: Math.floor(Date.now() / 1000) + 3600 })
-        .where('account_id', '=', erin.id)
-        .where('project_resource_id', '=', web)
-        .where('status', '=', 'enable')
         .execute();
     }
   });
