@@ -25,6 +25,7 @@ let gateway: Gateway | undefined;
 let sshd: SshdPeer | undefined;
 let tmpDir: string;
 let workgroupId = 0;
+let labId = 0;
 let member: { context: BrowserContext; page: Page };
 const opened: BrowserContext[] = [];
 
@@ -41,6 +42,7 @@ beforeAll(async () => {
   await login(e2e, admin.context, admin.page, { username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   const { context } = admin;
   const { clusterId, key } = await clusterWithKey(context, 'Lab');
+  labId = clusterId;
   sshd = await startSshd({});
   gateway = await connectedGateway(e2e, key, {
     host: '127.0.0.1',
@@ -209,5 +211,35 @@ describe('the web terminal', () => {
       .first()
       .waitFor({ timeout: UI_TIMEOUT });
     await screenshot(tab, 'web-terminal-playback');
+  });
+  it('pinned the server’s host key at the first session; the administrator can forget it', async () => {
+    const admin = await fresh();
+    await login(e2e, admin.context, admin.page, {
+      username: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+    });
+    const page = admin.page;
+    await page.goto(`/settings/cluster/${labId}?type=ecs`);
+    await waitForNoticesGone(page);
+    const server = page.getByRole('row').filter({ hasText: 'sshd-1' });
+    await server.getByRole('button', { name: 'Setting of resource sshd-1' }).click({
+      timeout: UI_TIMEOUT,
+    });
+    const setting = page.getByRole('dialog').filter({
+      has: page.locator('.ant-drawer-title', { hasText: 'Instance setting' }),
+    });
+    const hostKey = setting.getByTestId('host-key');
+    await hostKey.waitFor({ timeout: UI_TIMEOUT });
+    expect(await hostKey.textContent()).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    // The drawer slides in; the picture waits for it to stand still.
+    await page.waitForTimeout(400);
+    await hostKey.scrollIntoViewIfNeeded();
+    await screenshot(page, 'instance-host-key');
+    await setting.getByRole('button', { name: 'Forget' }).click();
+    const confirm = page.getByRole('tooltip').filter({ hasText: 'Forget this host key?' });
+    await confirm.getByRole('button', { name: 'Forget' }).click();
+    await setting.getByText(/Not pinned yet/).waitFor({ timeout: UI_TIMEOUT });
+    await waitForNoticesGone(page);
+    await screenshot(page, 'instance-host-key-forgotten');
   });
 });

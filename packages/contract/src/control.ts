@@ -55,6 +55,18 @@ export const GATEWAY_FEATURES = [
 // workgroup.ts; a leaf module keeps that cycle from reading it before it exists.
 export { GatewayPortsSchema, type GatewayPorts } from './gateway-ports';
 
+/**
+ * An SSH host key's fingerprint as OpenSSH prints it (`ssh-keygen -lf`): SHA256 and the
+ * digest in unpadded base64.
+ */
+export const HostKeyFingerprintSchema = z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/);
+
+/**
+ * The host key pinned for a server (its first session's): a target showing another is refused
+ * before any credential is sent (HostKeyChanged). Absent: none pinned yet.
+ */
+const PinnedHostKey = { host_key: HostKeyFingerprintSchema.optional() };
+
 /** What a connectivity test is asked to try (the credential travels for this one task only). */
 export const ConnectivityTargetSchema = z.object({
   kind: z.enum(['ssh', 'rdp', 'mysql', 'postgresql', 'mssql']),
@@ -65,6 +77,7 @@ export const ConnectivityTargetSchema = z.object({
   password: z.string().max(16384).optional(),
   private_key: z.string().max(16384).optional(),
   database: z.string().max(255).optional(),
+  ...PinnedHostKey,
 });
 export type ConnectivityTarget = z.infer<typeof ConnectivityTargetSchema>;
 
@@ -73,6 +86,7 @@ export const SshLoginSchema = z.object({
   host: z.string().min(1).max(255),
   port: z.number().int().min(1).max(65535),
   username: z.string().min(1).max(255),
+  ...PinnedHostKey,
 });
 export type SshLogin = z.infer<typeof SshLoginSchema>;
 
@@ -167,6 +181,7 @@ export const SessionCredentialSchema = z
      * the login user's password at connect and the gateway tries it on the target.
      */
     ask_password: z.literal(true).optional(),
+    ...PinnedHostKey,
   })
   .refine(
     (c) => [c.password, c.private_key, c.ask_password].filter((v) => v !== undefined).length === 1,
@@ -284,6 +299,11 @@ export const GatewayMessageSchema = z.discriminatedUnion('type', [
     way: z
       .enum([...SESSION_WAYS, 'ssh'])
       .transform((way) => (way === 'ssh' ? ('terminal' as const) : way)),
+    /**
+     * The host key the target sshd showed (terminal and wetty ways): the server pins it when
+     * the resource has none pinned (trust on first use).
+     */
+    host_key: HostKeyFingerprintSchema.optional(),
   }),
   z.object({
     ...base,

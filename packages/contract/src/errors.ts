@@ -251,6 +251,15 @@ export const ERRORS = {
     'A temporary authorization needs TLS for its password; connect with TLS ({how})',
     '临时授权的密码只能经 TLS 发送，请使用 TLS 连接（{how}）',
   ),
+  /**
+   * The target sshd showed a host key other than the one pinned for the resource at its first
+   * session: the gateway stopped before sending any credential.
+   */
+  HostKeyChanged: def(
+    409,
+    'The server’s host key is not the one Portcullis saw there before; nothing was sent to it. Ask an administrator to check the server and, if the change is expected, forget its host key',
+    '服务器的主机密钥与 Portcullis 先前记录的不同，未向其发送任何凭据。请管理员核实该服务器；如属预期变更，请清除其主机密钥',
+  ),
   SetAutologinFailed: def(400, 'Failed to set up key login', '设置密钥登录失败'),
   HostsTypeError: def(400, 'Unsupported hosts export type', '不支持的主机导出类型'),
   InvalidResource: def(400, 'The resource is invalid', '资源无效'),

@@ -57,6 +57,8 @@ export const CLUSTER_EVENTS = [
   'deleteNet',
   'updateNet',
   ...RESOURCE_TYPES.flatMap((r) => [`add${r}`, `delete${r}`]),
+  /** An administrator forgot a server's pinned SSH host key (the next session pins anew). */
+  'forgetHostKey',
   'shareNet',
   'cancelShareNet',
   'returnNet',

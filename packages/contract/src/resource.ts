@@ -82,6 +82,8 @@ export const UpdateResourceBodySchema = z
     username: z.string().trim().min(1).max(128).optional(),
     password: z.string().min(1).max(1024).optional(),
     databases: z.string().trim().regex(DATABASE_NAMES_PATTERN).optional(),
+    /** null: forget the server's pinned SSH host key; the next session pins the one it sees. */
+    host_key: z.null().optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
     message: 'nothing to change',
@@ -120,6 +122,11 @@ export const ResourceSchema = z.object({
   databases: z.array(z.string()),
   status: z.number().int(),
   create_time: z.number().int(),
+  /**
+   * Servers: the SSH host key pinned at the first session (`SHA256:…`, as `ssh-keygen -lf`
+   * prints it), or null until then. Databases: null.
+   */
+  host_key: z.string().nullable(),
 });
 export type Resource = z.infer<typeof ResourceSchema>;
 

@@ -66,7 +66,13 @@ export interface SessionControlApi {
     /** What this proxy carries: the server refuses a resource of another kind. */
     kind?: 'linux' | 'mysql' | 'postgresql',
   ): Promise<Outcome<{ credential: SessionCredential }>>;
-  start(grant: string, clientIp: string, way: SessionWay): Promise<Outcome<StartedSession>>;
+  start(
+    grant: string,
+    clientIp: string,
+    way: SessionWay,
+    /** The host key fingerprint an SSH target showed, for the server to pin. */
+    hostKey?: string,
+  ): Promise<Outcome<StartedSession>>;
   end(connectionId: number): void;
   /** Security mode acted on a command line or a statement (reported, not waited for). */
   alarm(connectionId: number, action: AlarmAction, command: string, rule: string): void;
@@ -203,12 +209,13 @@ export function createSessionRequests(
       }
       return { ok: false, refusal: refusal(reply) };
     },
-    async start(grant, clientIp, way) {
+    async start(grant, clientIp, way, hostKey) {
       const reply = await ask({
         type: 'session_start',
         grant,
         client_ip: clientIp,
         way,
+        ...(hostKey !== undefined && { host_key: hostKey }),
       });
       if (reply?.type === 'session_started' && reply.connection_id !== undefined) {
         return { ok: true, ...startedSession({ ...reply, connection_id: reply.connection_id }) };

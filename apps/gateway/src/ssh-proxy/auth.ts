@@ -31,7 +31,13 @@ import type { ResolvedCode, SessionCredential, SessionRefusal } from '../control
 import type { Logger } from '../core/logger';
 import { logFilterMatcher, type LogFilterMatcher } from '../recording';
 import { disconnectWith, DISCONNECT_NO_MORE_AUTH_METHODS, sendBanner } from './banner';
-import { connectUpstream, refusedCredential, upstreamReason } from './upstream';
+import {
+  connectUpstream,
+  logTargetLoginFailed,
+  refusedCredential,
+  seenHostKey,
+  upstreamRefusal,
+} from './upstream';
 import { refusalText } from '../core/session-ended';
 
 const METHODS: AuthContext['method'][] = ['publickey', 'keyboard-interactive', 'password'];
@@ -224,17 +230,13 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
     try {
       return await connectUpstream(credential);
     } catch (err) {
-      const reason = upstreamReason(err);
-      logger.warn(
-        { ip: clientIp, resource_id: resolved.resource.id, reason },
-        'target login failed',
-      );
+      logTargetLoginFailed(logger, clientIp, resolved.resource.id, err);
       if (awaiting && refusedCredential(err) && ++awaiting.tries < PASSWORD_TRIES) {
         sendBanner(client, 'Portcullis: the server refused the password; try again', logger);
         ctx.reject(['keyboard-interactive'], true);
         return undefined;
       }
-      refuse(ctx, { code: 'InvalidResource', message: `The resource refused: ${reason}` });
+      refuse(ctx, upstreamRefusal(err));
       return undefined;
     }
   };
@@ -265,7 +267,7 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
     upstream: Client,
   ): Promise<void> => {
     if (clientGone) return void upstream.end();
-    const started = await control.start(grant, clientIp, 'terminal');
+    const started = await control.start(grant, clientIp, 'terminal', seenHostKey(upstream));
     if (!started.ok) {
       upstream.end();
       return refuse(ctx, started.refusal);

@@ -12,6 +12,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import ssh2, { type AnyAuthMethod } from 'ssh2';
 import type { ConnectivityTarget } from '../control/protocol';
+import { pinnedHostVerifier } from '../core/host-key-pin';
 import { networkReason, type FailureReason } from './reasons';
 import { tcpProbe } from './tcp-probe';
 
@@ -141,9 +142,10 @@ function trySsh(target: ConnectivityTarget, timeoutMs: number): Promise<FailureR
       username: target.username,
       authHandler: methods,
       readyTimeout: timeoutMs + 1000,
-      // A connectivity test proves reachability and the credential; pinning the target's host
-      // key belongs to the session proxies (which keep the key they first saw), not here.
-      hostVerifier: () => true,
+      // A pinned key (the first session's) is checked before the credential is sent.
+      hostVerifier: pinnedHostVerifier(target.host_key, (_seen, matches) => {
+        if (!matches) resolve('host_key_changed');
+      }),
     });
   });
   return withDeadline(attempt, timeoutMs, () => client.destroy()).finally(() => client.end());

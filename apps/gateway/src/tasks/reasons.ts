@@ -10,6 +10,8 @@ export type FailureReason =
   | 'bad_database'
   | 'bad_key'
   | 'protocol_error'
+  /** The target's SSH host key is not the one pinned for the resource. */
+  | 'host_key_changed'
   | 'error';
 
 const NETWORK_REASONS: Record<string, FailureReason> = {

@@ -1,12 +1,13 @@
 /**
  * One SSH login for the key tasks: by password (with keyboard-interactive as a fallback for
  * PAM-only servers) or by private key, giving back a ready client or a fixed reason word.
- * Like the connectivity test, it does not pin the target's host key: the session proxies keep
- * the key they first saw; a set-up task proves the account and the credential only.
+ * A target whose host key is not the one pinned for the resource (at its first session) is
+ * refused before the password or key is sent (host_key_changed), as a session would be.
  */
 import type { AnyAuthMethod, Client } from 'ssh2';
 import ssh2 from '../ssh-proxy/ssh2';
 import type { SshLogin } from '../control/protocol';
+import { pinnedHostVerifier } from '../core/host-key-pin';
 import { networkReason, type FailureReason } from './reasons';
 
 const { Client: SshClient, utils: sshUtils } = ssh2;
@@ -70,7 +71,9 @@ export function sshLogin(
       username: login.username,
       authHandler: authMethods(login.username, credential),
       readyTimeout: timeoutMs + 1000,
-      hostVerifier: () => true,
+      hostVerifier: pinnedHostVerifier(login.host_key, (_seen, matches) => {
+        if (!matches) finish({ reason: 'host_key_changed' });
+      }),
     });
   });
 }

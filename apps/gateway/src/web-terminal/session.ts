@@ -36,7 +36,13 @@ import {
 import { blockedNotice, CommandFilter } from '../ssh-proxy/security-mode/command-filter';
 import { scrubCommandSecrets } from '../ssh-proxy/security-mode/command-secrets';
 import { PASSWORD_TRIES } from '../ssh-proxy/auth';
-import { connectUpstream, refusedCredential, upstreamReason } from '../ssh-proxy/upstream';
+import {
+  connectUpstream,
+  logTargetLoginFailed,
+  refusedCredential,
+  seenHostKey,
+  upstreamRefusal,
+} from '../ssh-proxy/upstream';
 import type { SessionCredential } from '../control/protocol';
 import { createPasswordPrompt, type PasswordPrompt } from './password-prompt';
 
@@ -201,14 +207,11 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
       try {
         return await connectUpstream(with_);
       } catch (err) {
-        const reason = upstreamReason(err);
-        logger.warn(
-          { ip: clientIp, resource_id: resolved.resolved.resource.id, reason },
-          'target login failed',
-        );
+        logTargetLoginFailed(logger, clientIp, resolved.resolved.resource.id, err);
         const typed = with_.password !== undefined && credential.credential.ask_password;
         if (typed && refusedCredential(err)) return 'again';
-        refuse('InvalidResource', `The resource refused: ${reason}`);
+        const refusal = upstreamRefusal(err);
+        refuse(refusal.code, refusal.message);
         return 'refused';
       }
     };
@@ -238,7 +241,7 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
       finish('SessionEnded', formatError('SessionEnded', 'en_US'), CLOSE_ENDED),
     );
     upstream.on('error', (err) => logger.debug({ err: err.message }, 'target connection error'));
-    const started = await control.start(resolved.grant, clientIp, 'wetty');
+    const started = await control.start(resolved.grant, clientIp, 'wetty', seenHostKey(upstream));
     if (!started.ok) return refuse(started.refusal.code, started.refusal.message);
     connectionId = started.connectionId;
     if (gone()) return release();

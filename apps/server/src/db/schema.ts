@@ -363,6 +363,8 @@ export interface ResourceTable {
   block_pattern: Generated<string>;
   notice_pattern: Generated<string>;
   notice_status: Generated<number>;
+  /** A server's SSH host key fingerprint, pinned at its first session (migration 021). */
+  host_key: string | null;
 }
 
 /** A server's login user, or a database's connect account; the secret is sealed. */

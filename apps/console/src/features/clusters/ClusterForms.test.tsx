@@ -60,6 +60,7 @@ function resource(): Resource {
     databases: [],
     status: 1,
     create_time: 1_700_000_000,
+    host_key: null,
   };
 }
 

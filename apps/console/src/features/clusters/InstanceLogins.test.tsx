@@ -48,6 +48,7 @@ function server(overrides: Partial<Resource> = {}): Resource {
     databases: [],
     status: 1,
     create_time: 1_700_000_000,
+    host_key: null,
     ...overrides,
   };
 }
@@ -236,6 +237,33 @@ describe('login user rows', () => {
         { username: 'deploy', auth_type: 0 },
       ],
     });
+  });
+});
+
+describe('host key', () => {
+  const PINNED = `SHA256:${'x'.repeat(43)}`;
+
+  it('shows the pinned host key and forgets it only after confirmation', async () => {
+    const user = userEvent.setup({ delay: null });
+    const { calls } = mockApi({ 'PATCH /api/v1/resource/9': server() });
+    renderInApp(form(server({ host_key: PINNED })));
+    expect(await screen.findByText(PINNED)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Forget' }));
+    expect(await screen.findByText('Forget this host key?')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    const confirm = document.querySelector<HTMLElement>('.ant-popconfirm .ant-btn-dangerous');
+    await user.click(confirm!);
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ host_key: null });
+    expect(await screen.findByText(/Host key forgotten/)).toBeInTheDocument();
+  });
+
+  it('says when none is pinned yet, and shows nothing for Windows', () => {
+    const { unmount } = renderInApp(form(server()));
+    expect(screen.getByText(/Not pinned yet/)).toBeInTheDocument();
+    unmount();
+    renderInApp(form(server({ os: 'win32', resource_type: 'WinServer' })));
+    expect(screen.queryByText('Host key')).toBeNull();
   });
 });
 

@@ -32,7 +32,9 @@ export function createWorkerControl(send: (message: FromWorker) => void): Worker
     resolve: (request) => ask('resolve', [request]),
     redeem: (token, clientIp) => ask('redeem', [token, clientIp]),
     credential: (grant, username) => ask('credential', [grant, username]),
-    start: (grant, clientIp, way) => ask('start', [grant, clientIp, way]),
+    // IPC is JSON, where an undefined in a list arrives as null: only a key that is there.
+    start: (grant, clientIp, way, hostKey) =>
+      ask('start', [grant, clientIp, way, ...(hostKey === undefined ? [] : [hostKey])]),
     end: (connectionId) => report('end', [connectionId]),
     alarm: (connectionId, action, command, rule) =>
       report('alarm', [connectionId, action, command, rule]),

@@ -23,6 +23,7 @@ import * as connectionAgent from './017-connection-agent';
 import * as connectionSafeMode from './018-connection-safe-mode';
 import * as formerIdentity from './019-former-identity';
 import * as wayTerminal from './020-way-terminal';
+import * as resourceHostKey from './021-resource-host-key';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '018-connection-safe-mode': connectionSafeMode,
   '019-former-identity': formerIdentity,
   '020-way-terminal': wayTerminal,
+  '021-resource-host-key': resourceHostKey,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

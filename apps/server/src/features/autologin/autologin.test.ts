@@ -146,6 +146,35 @@ describe('key upload and key test (real gateway, real sshd)', () => {
     expect(await testResults()).toEqual(['enable', 'disable']);
   });
 
+  it('sends no password to a server whose host key is not the pinned one', async () => {
+    const pin = (hostKey: string | null) =>
+      t.ctx.db
+        .updateTable('resource')
+        .set({ host_key: hostKey })
+        .where('id', '=', linuxId)
+        .execute();
+    await pin(`SHA256:${'B'.repeat(43)}`);
+    try {
+      const attempts = () => fs.readFileSync(sshd.logFile, 'utf8').match(/Failed|Accepted/g) ?? [];
+      const before = attempts().length;
+      expect(await upload(sshd.user, 'not-the-password')).toEqual({
+        status: 'failed',
+        reason: 'host_key_changed',
+        code: 'SetAutologinFailed',
+      });
+      expect(await keyTest(sshd.user)).toEqual({
+        status: 'failed',
+        reason: 'host_key_changed',
+        code: 'SetAutologinFailed',
+      });
+      // sshd saw neither the password nor the key.
+      expect(attempts().length).toBe(before);
+    } finally {
+      await pin(null);
+    }
+    expect(await keyTest(sshd.user)).toEqual({ status: 'success', reason: '' });
+  });
+
   it('refuses what it cannot do: not Linux, unknown user, another team, no gateway', async () => {
     const windows = await admin.post('/api/v1/resource', {
       network_id: networkId,

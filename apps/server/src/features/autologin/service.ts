@@ -100,6 +100,8 @@ async function linuxLogin(
     host: resource.ip_address,
     port: resource.port || SSH_DEFAULT_PORT,
     username: login.username,
+    // The key pinned at the first session: a target showing another gets no password.
+    ...(resource.host_key !== null && { host_key: resource.host_key }),
   };
   return { resource, login, where };
 }

@@ -58,6 +58,7 @@ export function resourceReply(row: ResourceRow, logins: LoginRow[]): Resource {
     databases: row.databases ? row.databases.split(';') : [],
     status: row.status,
     create_time: row.created_at,
+    host_key: row.host_key,
   };
 }
 
@@ -200,6 +201,16 @@ export async function createResource(
   return resourceById(ctx, auth, row.id);
 }
 
+/** The pinned host key goes when asked, or when the address or port it was seen at changes. */
+function forgetsHostKey(row: ResourceRow, body: UpdateBody): boolean {
+  if (row.host_key === null) return false;
+  return (
+    body.host_key === null ||
+    (body.ip_address !== undefined && body.ip_address !== row.ip_address) ||
+    (body.port !== undefined && body.port !== row.port)
+  );
+}
+
 export async function updateResource(
   ctx: AppContext,
   auth: AuthContext,
@@ -216,6 +227,8 @@ export async function updateResource(
         ...(body.ip_address !== undefined && { ip_address: body.ip_address }),
         ...(body.port !== undefined && { port: body.port }),
         ...(database && body.databases !== undefined && { databases: body.databases }),
+        // A key pinned at the old address says nothing of the new one.
+        ...(forgetsHostKey(row, body) && { host_key: null }),
       };
       // A change of credentials alone leaves the resource row as it is.
       if (Object.keys(columns).length > 0) {
@@ -264,6 +277,12 @@ export async function updateResource(
         throw new AppError('ResourceNameExist');
       throw error;
     });
+  if (body.host_key === null && row.host_key !== null) {
+    await writeEvent(ctx, auth, 'cluster', 'forgetHostKey', {
+      net_name: (await teamCluster(ctx, auth, row.network_id)).name,
+      resource_name: row.name,
+    });
+  }
   return resourceById(ctx, auth, row.id);
 }
 

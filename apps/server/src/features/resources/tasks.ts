@@ -51,6 +51,8 @@ export async function startConnectionTest(
     ...(isDatabase(os) &&
       resource.databases &&
       resource.databases !== '*' && { database: resource.databases.split(';')[0] }),
+    // A server's pinned host key (its first session's): another gets no credential.
+    ...(os === 'linux' && resource.host_key !== null && { host_key: resource.host_key }),
   };
   const id = await ctx.gateways.dispatch(
     auth.company.id,

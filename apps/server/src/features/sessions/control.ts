@@ -29,6 +29,7 @@ import { redeemWebTerminalToken } from '../web-terminal/service';
 import { isDatabaseWay, recordAlarm, sessionPolicy } from './alarms';
 import { endConnections, openConnection } from './connections';
 import { ExplainedRefusal, sessionCredential } from './credential';
+import { pinHostKey } from './host-key';
 import { recordFileTransfer } from './file-log';
 import { createGrantStore } from './grants';
 import { sessionLogFilters } from './log-filters';
@@ -338,8 +339,22 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       }
     },
     async session_start(link, m) {
+      // Read before the start spends the grant.
+      const resource = grants.get(link, m.grant)?.resolved.resource;
       const outcome = await startSession(link, m.grant, m.way, m.client_ip);
       link.send({ v, type: 'session_started', request_id: m.request_id, ...outcome });
+      if (m.host_key && resource?.os === 'linux' && !('refusal' in outcome)) {
+        // Not awaited: a link's messages are handled in order, and this session's end (or the
+        // next one's start) must not wait on the write.
+        const hostKey = m.host_key;
+        void pinHostKey(getCtx(), resource, hostKey).then(
+          (pinned) => {
+            if (pinned)
+              link.log.info({ resource_id: resource.id, host_key: hostKey }, 'host key pinned');
+          },
+          (err: unknown) => link.log.warn({ err, resource_id: resource.id }, 'host key not pinned'),
+        );
+      }
     },
     async session_end(link, m) {
       // Only the gateway carrying a session may end it.

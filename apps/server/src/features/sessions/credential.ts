@@ -12,6 +12,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { resourcePrivateKey } from '../autologin/service';
 import type { LoginRow } from '../resources/service';
+import { pinnedHostKey } from './host-key';
 
 const SSH_DEFAULT_PORT = 22;
 const DATABASE_DEFAULT_PORT: Record<string, number> = { mysql: 3306, postgresql: 5432 };
@@ -45,15 +46,20 @@ export async function sessionCredential(
       : known.find((l) => l.username === username)
     : await loginRow(ctx, resolved.resource.id, database ? null : username);
   if (!login) throw new AppError('TunnelNotFound');
-  const target = {
+  const address = {
     host: resolved.resource.ip_address,
     port: resolved.resource.port || (DATABASE_DEFAULT_PORT[os] ?? SSH_DEFAULT_PORT),
     username: login.username,
   };
   // A database's connect account: its password (a database user may have none).
   if (database) {
-    return { ...target, password: login.secret_sealed ? ctx.sealer.open(login.secret_sealed) : '' };
+    return {
+      ...address,
+      password: login.secret_sealed ? ctx.sealer.open(login.secret_sealed) : '',
+    };
   }
+  const hostKey = await pinnedHostKey(ctx, resolved.resource.id);
+  const target = { ...address, ...(hostKey !== undefined && { host_key: hostKey }) };
   if (login.auth_type === 0 && login.secret_sealed) {
     return { ...target, password: ctx.sealer.open(login.secret_sealed) };
   }

@@ -100,6 +100,9 @@ describe('SSH sessions in worker processes', () => {
     const cast = await admin.get(`/api/download_tunnel_log?connection_id=${row!.id}`);
     expect(cast.statusCode, cast.body).toBe(200);
     expect(cast.body).toContain('worker-42');
+    // The host key the worker saw came through the primary to the server, which pinned it.
+    const resource = await admin.get(`/api/v1/resource/${stack!.resourceId}`);
+    expect(resource.json().host_key).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
   });
 
   it('ends a session within a second when the console cuts it', async () => {

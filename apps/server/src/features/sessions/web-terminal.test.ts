@@ -300,6 +300,39 @@ describe('the web terminal with a real gateway and sshd', () => {
     expect(t.logs()).not.toContain('wrong-secret');
   });
 
+  it('pins the host key at the first web session and refuses a server showing another', async () => {
+    const resourceId = (
+      await t.ctx.db
+        .selectFrom('project_resource')
+        .select('resource_id')
+        .where('id', '=', web)
+        .executeTakeFirstOrThrow()
+    ).resource_id;
+    const hostKey = async () =>
+      (await admin.get(`/api/v1/resource/${resourceId}`)).json().host_key as string | null;
+    await until(async () => (await hostKey()) !== null);
+    const pinned = await hostKey();
+    expect(pinned).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    await t.ctx.db
+      .updateTable('resource')
+      .set({ host_key: `SHA256:${'C'.repeat(43)}` })
+      .where('id', '=', resourceId)
+      .execute();
+    try {
+      const issued = (await token()).json() as { token: string; url: string };
+      const term = openTerminal(issued.url, issued.token);
+      expect((await term.closed).code).toBe(4403);
+      expect(term.messages.at(-1)).toMatchObject({ type: 'closed', code: 'HostKeyChanged' });
+      expect(await liveWetty()).toEqual([]);
+    } finally {
+      await t.ctx.db
+        .updateTable('resource')
+        .set({ host_key: pinned })
+        .where('id', '=', resourceId)
+        .execute();
+    }
+  });
+
   it('ends the terminal when the member cancels the password prompt or fails three times', async () => {
     const open = async () => {
       const issued = (

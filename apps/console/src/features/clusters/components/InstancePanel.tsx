@@ -8,6 +8,7 @@ import { RightPanel } from '../../../shared/panel/RightPanel';
 import { useCreateResourceMutation, useUpdateResourceMutation } from '../api';
 import { loginUsersBody, savedRows, syncRows, type LoginRow } from '../login-users';
 import { innerIpRules, OS_DEFAULTS, portRules, resourceNameRules, usernamesRules } from '../rules';
+import { HostKeyRow } from './HostKeyRow';
 import { LoginUserRows } from './LoginUserRows';
 
 export const ADD_INSTANCE_PANEL = 'panel/clusters/add-instance';
@@ -194,6 +195,7 @@ export function InstanceForm({
         <InputNumber min={0} max={65535} precision={0} style={{ width: '100%' }} />
       </Form.Item>
       <LoginUserRows os={os} clusterId={clusterId} resource={resource} available={available} />
+      {resource?.os === 'linux' && <HostKeyRow clusterId={clusterId} resource={resource} />}
       <Space style={{ marginTop: 16 }}>
         <Button onClick={() => panel.close(panelKey)}>{t('common.action.cancel')}</Button>
         <Button type="primary" htmlType="submit" loading={create.isPending || update.isPending}>

@@ -41,6 +41,7 @@ const REASONS = [
   'timeout',
   'upload_failed',
   'bad_key',
+  'host_key_changed',
 ] as const;
 
 /** The catalogue text of a failed key task, with the gateway's reason when it is a known one. */
