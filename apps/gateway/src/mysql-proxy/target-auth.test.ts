@@ -1,7 +1,14 @@
 // The target login's scrambles, and caching_sha2_password's full authentication (RSA public
-// key asked from the server) against a scripted server: MariaDB has no caching_sha2_password.
+// key asked from the server, or the password inside TLS) against a scripted server: MariaDB
+// has no caching_sha2_password.
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Duplex } from 'node:stream';
+import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoginReader, frame } from './packets';
 import { cachingSha2Scramble, loginTarget, nativeScramble } from './target-auth';
@@ -17,10 +24,48 @@ afterEach(() => {
   for (const s of servers.splice(0)) s.close();
 });
 
+/** A self-signed certificate for a scripted server (the gateway verifies none). */
+function selfSigned(): { key: Buffer; cert: Buffer } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-mysql-tls-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=scripted-mysql',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'pipe' },
+    );
+    return {
+      key: fs.readFileSync(path.join(dir, 'key.pem')),
+      cert: fs.readFileSync(path.join(dir, 'cert.pem')),
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** CLIENT_SSL, as a greeting announces TLS. */
+const SSL_CAP = 0x800;
+
 /** HandshakeV10 announcing caching_sha2_password (layout in handshake.ts). */
-function greeting(nonce: Buffer): Buffer {
+function greeting(nonce: Buffer, withTls = false): Buffer {
   const flags = Buffer.alloc(18);
-  const caps = 0x000fa20f; // PROTOCOL_41 | SECURE_CONNECTION | PLUGIN_AUTH | ... (no SSL)
+  // PROTOCOL_41 | SECURE_CONNECTION | PLUGIN_AUTH | ..., and CLIENT_SSL when asked.
+  const caps = 0x000fa20f | (withTls ? SSL_CAP : 0);
   flags.writeUInt16LE(caps & 0xffff, 0);
   flags[2] = 45;
   flags.writeUInt16LE(caps >>> 16, 5);
@@ -57,6 +102,59 @@ describe('target login', () => {
     const scramble = cachingSha2Scramble('pä55', nonce);
     const hash = Buffer.from(scramble.map((v, i) => v ^ (sha256(stored, nonce)[i] as number)));
     expect(sha256(hash)).toEqual(stored);
+  });
+
+  it('logs in inside TLS when the server offers it, sending the password only there', async () => {
+    const { key, cert } = selfSigned();
+    const nonce = Buffer.from('ABCDEFGHIJKLMNOPQRST');
+    const seen: string[] = [];
+    const server = net.createServer((raw) => {
+      void (async () => {
+        raw.write(frame(greeting(nonce, true), 0));
+        const plainReader = new LoginReader(raw);
+        const request = await plainReader.next();
+        // The SSLRequest: 32 bytes, CLIENT_SSL set, nothing of the login in it.
+        seen.push(`ssl request ${request.seq} ${request.payload.length}`);
+        seen.push(`ssl flag ${(request.payload.readUInt32LE(0) & SSL_CAP) !== 0}`);
+        // The client's TLS hello may have come in the same read: TLS starts from those bytes.
+        const early = plainReader.detach();
+        const stream = new Duplex({
+          read() {},
+          write(chunk: Buffer, _encoding, done) {
+            raw.write(chunk, done);
+          },
+        });
+        stream.push(early);
+        raw.on('data', (chunk: Buffer) => stream.push(chunk));
+        raw.on('end', () => stream.push(null));
+        const socket = new tls.TLSSocket(stream, { isServer: true, key, cert });
+        const reader = new LoginReader(socket);
+        const response = await reader.next();
+        seen.push(`response ${response.seq}`);
+        socket.write(frame(Buffer.from([0x01, 0x04]), response.seq + 1)); // full authentication
+        const password = await reader.next();
+        seen.push(`password ${password.payload.toString()}`);
+        socket.write(frame(Buffer.from([0, 0, 0, 2, 0, 0, 0]), password.seq + 1));
+      })().catch(() => raw.destroy());
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as net.AddressInfo).port;
+    const login = await loginTarget({
+      target: { host: '127.0.0.1', port, username: 'app', password: 'tls-pass' },
+      clientCaps: 0,
+      maxPacket: 0,
+      collation: 45,
+      database: '',
+    });
+    expect(seen).toEqual([
+      'ssl request 1 32',
+      'ssl flag true',
+      'response 2',
+      'password tls-pass\0',
+    ]);
+    expect(login.socket).toBeInstanceOf(tls.TLSSocket);
+    login.socket.destroy();
   });
 
   it('does caching_sha2_password full authentication with the server RSA key', async () => {

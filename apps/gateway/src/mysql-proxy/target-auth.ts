@@ -4,14 +4,20 @@
  * capabilities the member's client negotiated with the gateway (so that every later packet
  * means the same to both and is relayed byte for byte), the client's collation and database.
  *
+ * TLS when the target offers it (CLIENT_SSL in its greeting: an SSLRequest, the handshake, and
+ * the login inside it), as MySQL's own client does by default. The certificate is not verified
+ * (a resource names no CA): TLS keeps the login and the session from anyone reading the
+ * network, not from a host that pretends to be the database.
+ *
  * Auth plugins: mysql_native_password (SHA1 scramble) and caching_sha2_password (fast path;
- * full auth by asking the server's RSA public key and encrypting with RSA-OAEP). Limits:
- * the connection to the target is plain TCP (no TLS to the target yet), so the RSA key is taken
- * from the network as MySQL's own `--get-server-public-key` does; mysql_clear_password,
- * client_ed25519, sha256_password and dialog are refused (fail closed).
+ * full auth sends the password inside TLS, or, on a target without TLS, encrypted with the
+ * server's RSA public key taken from the network as MySQL's own `--get-server-public-key`
+ * does); mysql_clear_password, client_ed25519, sha256_password and dialog are refused (fail
+ * closed).
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
+import tls from 'node:tls';
 import { CAP, LoginReader, Malformed, Reader, readErr, send, type Packet } from './packets';
 import type { DbTarget } from '../db-proxy/session';
 
@@ -19,7 +25,11 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Capabilities always requested from the target, whatever the client asked. */
 const REQUIRED = CAP.LONG_PASSWORD | CAP.PROTOCOL_41 | CAP.SECURE_CONNECTION | CAP.PLUGIN_AUTH;
-/** Never requested: they change what the relay would have to translate (see handshake.ts). */
+/**
+ * Never requested: they change what the relay would have to translate (see handshake.ts).
+ * CLIENT_SSL is the client's own business with the gateway; towards the target it is set
+ * when the target offers TLS.
+ */
 const NEVER = CAP.SSL | CAP.COMPRESS | CAP.LOCAL_FILES | CAP.CONNECT_ATTRS | CAP.DEPRECATE_EOF;
 
 export interface TargetLogin {
@@ -155,11 +165,34 @@ export interface TargetLoginRequest {
   database: string;
 }
 
+/**
+ * Turns the connection into TLS after the greeting: the SSLRequest (the handshake response's
+ * fixed 32 bytes with CLIENT_SSL, sequence 1), then the TLS handshake on the same socket.
+ */
+function startTls(raw: net.Socket, head: Buffer, host: string): Promise<tls.TLSSocket> {
+  send(raw, head, 1);
+  return new Promise((resolve, reject) => {
+    const secure = tls.connect({
+      socket: raw,
+      // No CA names the database's certificate (see above); SNI only for a host name.
+      rejectUnauthorized: false,
+      ...(net.isIP(host) === 0 && { servername: host }),
+    });
+    const failed = (err: Error): void =>
+      reject(new TargetLoginError(`the database's TLS failed (${err.message})`, false));
+    secure.once('error', failed);
+    secure.once('secureConnect', () => {
+      secure.removeListener('error', failed);
+      resolve(secure);
+    });
+  });
+}
+
 /** Connects and logs in to the target; rejects with {@link TargetLoginError}. */
 export async function loginTarget(request: TargetLoginRequest): Promise<TargetLogin> {
   const { target } = request;
-  const socket = await connect(target);
-  const reader = new LoginReader(socket);
+  let socket: net.Socket = await connect(target);
+  let reader = new LoginReader(socket);
   const timer = setTimeout(() => socket.destroy(), CONNECT_TIMEOUT_MS);
   try {
     const greeting = parseGreeting(await reader.next());
@@ -171,6 +204,9 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
     let caps = ((request.clientCaps & ~NEVER) | REQUIRED) & greeting.caps;
     if (request.database) caps |= CAP.CONNECT_WITH_DB & greeting.caps;
     else caps &= ~CAP.CONNECT_WITH_DB;
+    // TLS decrypts at the socket: the relay reads the same packets either way.
+    const secure = (greeting.caps & CAP.SSL) !== 0;
+    if (secure) caps |= CAP.SSL;
     let plugin = greeting.plugin;
     if (plugin !== 'caching_sha2_password') plugin = 'mysql_native_password';
     let salt = greeting.salt;
@@ -179,6 +215,11 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
     head.writeUInt32LE(caps >>> 0, 0);
     head.writeUInt32LE(request.maxPacket || 0x1000000, 4);
     head[8] = request.collation;
+    if (secure) {
+      reader.detach();
+      socket = await startTls(socket, head, target.host);
+      reader = new LoginReader(socket);
+    }
     send(
       socket,
       Buffer.concat([
@@ -189,7 +230,7 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
         caps & CAP.CONNECT_WITH_DB ? Buffer.from(`${request.database}\0`, 'utf8') : Buffer.alloc(0),
         Buffer.from(`${plugin}\0`, 'latin1'),
       ]),
-      1,
+      secure ? 2 : 1,
     );
     for (;;) {
       const packet = await reader.next();
@@ -217,7 +258,10 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
       } else if (p[0] === 0x01 && plugin === 'caching_sha2_password') {
         // AuthMoreData: 0x03 fast auth done (an OK follows), 0x04 full auth wanted, or the PEM.
         if (p[1] === 0x03 && p.length === 2) continue;
-        if (p[1] === 0x04 && p.length === 2) reply(Buffer.from([0x02]));
+        // Full auth inside TLS: the password itself, as MySQL's client sends it there.
+        if (p[1] === 0x04 && p.length === 2 && secure) {
+          reply(Buffer.from(`${target.password}\0`, 'utf8'));
+        } else if (p[1] === 0x04 && p.length === 2) reply(Buffer.from([0x02]));
         else reply(rsaPassword(target.password, salt, p.subarray(1)));
       } else {
         throw new TargetLoginError('the database sent an unexpected login packet', false);

@@ -1,15 +1,22 @@
 /**
  * The gateway's own login to PostgreSQL by every password method a server may ask for:
- * a throwaway cluster (initdb as the postgres user, on a free loopback port) whose pg_hba.conf
- * asks one role for a cleartext password, one for MD5 and the rest for SCRAM-SHA-256. The
- * shared PostgreSQL at :5432 trusts loopback and so asks for none.
+ * a throwaway cluster (initdb as the postgres user, on a free loopback port, TLS on with a
+ * self-signed certificate) whose pg_hba.conf asks one role for a cleartext password, one for
+ * MD5 and the rest for SCRAM-SHA-256, and lets one role in only over TLS. The shared
+ * PostgreSQL at :5432 trusts loopback, asks for no password and has no TLS (the plain path).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../core/logger';
+// The MySQL proxy's stand-in for the server answers any database proxy's questions.
+import { fakeSessions } from '../mysql-proxy/testing';
+import { loadSqlParsers } from '../sql-audit';
 import { freePort } from '../test/net';
+import { startPostgresProxy } from './server';
 import { loginToTarget, TargetRefused } from './target-login';
 
 const BIN = fs.existsSync('/usr/lib/postgresql')
@@ -47,9 +54,41 @@ describe('logging in to the target PostgreSQL', () => {
       'scram-sha-256',
       `--pwfile=${path.join(dir, 'pw')}`,
     ]);
+    // A self-signed certificate: the gateway does not verify it (no CA names it), but the
+    // bytes on the wire are encrypted all the same.
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=portcullis-test-db',
+        '-keyout',
+        path.join(data, 'server.key'),
+        '-out',
+        path.join(data, 'server.crt'),
+      ],
+      { stdio: 'pipe' },
+    );
+    fs.chmodSync(path.join(data, 'server.key'), 0o600);
+    execFileSync('chown', [
+      'postgres',
+      path.join(data, 'server.key'),
+      path.join(data, 'server.crt'),
+    ]);
     fs.writeFileSync(
       path.join(data, 'pg_hba.conf'),
       [
+        // A cleartext password that only ever travels inside TLS.
+        'hostnossl all tls_only_user 127.0.0.1/32 reject',
+        'hostssl all tls_only_user 127.0.0.1/32 password',
         'host all clear_user 127.0.0.1/32 password',
         'host all md5_user 127.0.0.1/32 md5',
         'host all all 127.0.0.1/32 scram-sha-256',
@@ -65,11 +104,12 @@ describe('logging in to the target PostgreSQL', () => {
       '-l',
       path.join(dir, 'log'),
       '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c ssl=on`,
       'start',
     ]);
     const sql = [
       `CREATE ROLE clear_user LOGIN PASSWORD '${PASSWORD}'`,
+      `CREATE ROLE tls_only_user LOGIN PASSWORD '${PASSWORD}'`,
       `CREATE ROLE scram_user LOGIN PASSWORD '${PASSWORD}'`,
       `CREATE ROLE scram_unusual LOGIN PASSWORD '${UNUSUAL_PASSWORD}'`,
       "SET password_encryption = 'md5'",
@@ -134,6 +174,95 @@ describe('logging in to the target PostgreSQL', () => {
     const done = await login('scram_unusual', UNUSUAL_PASSWORD);
     expect(String.fromCharCode(done.status)).toBe('I');
     done.socket.destroy();
+  });
+
+  /** Whether the server's backend `pid` talks TLS, as pg_stat_ssl says. */
+  const backendUsesTls = (pid: number): string =>
+    execFileSync(
+      'runuser',
+      [
+        '-u',
+        'postgres',
+        '--',
+        'psql',
+        '-h',
+        dir,
+        '-p',
+        String(port),
+        '-U',
+        'postgres',
+        '-d',
+        'postgres',
+        '-Atc',
+        `SELECT ssl FROM pg_stat_ssl WHERE pid = ${pid}`,
+      ],
+      { stdio: 'pipe' },
+    )
+      .toString()
+      .trim();
+
+  it('logs in over TLS when the server offers it, so a cleartext password is not on the wire', async () => {
+    // The role's pg_hba.conf line refuses it without TLS: this login proves TLS was used.
+    const done = await login('tls_only_user');
+    expect(String.fromCharCode(done.status)).toBe('I');
+    expect(backendUsesTls(done.backendKey!.pid)).toBe('t');
+    // Queries go over the same TLS connection.
+    const query = Buffer.from('SELECT 42\0');
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(query.length + 4, 0);
+    done.socket.write(Buffer.concat([Buffer.from('Q'), length, query]));
+    let answer = Buffer.alloc(0);
+    await new Promise<void>((resolve) => {
+      const read = (chunk: Buffer) => {
+        answer = Buffer.concat([answer, chunk]);
+        // ReadyForQuery ends the answer.
+        if (answer.includes(Buffer.from([0x5a, 0, 0, 0, 5]))) {
+          done.socket.off('data', read);
+          resolve();
+        }
+      };
+      done.socket.on('data', read);
+    });
+    expect(answer.includes(Buffer.from('42'))).toBe(true);
+    done.socket.destroy();
+  });
+
+  it('relays a member’s session through the proxy to it over TLS, kept connection too', async () => {
+    await loadSqlParsers();
+    const { sessions, started } = fakeSessions({
+      tlscode: {
+        target: { host: '127.0.0.1', port, username: 'tls_only_user', password: PASSWORD },
+      },
+    });
+    const proxy = await startPostgresProxy({
+      port: 0,
+      host: '127.0.0.1',
+      sessions,
+      logger: silentLogger,
+    });
+    try {
+      // Twice: the second session takes the connection the first one left (DISCARD ALL).
+      for (let round = 0; round < 2; round++) {
+        const client = new pg.Client({
+          host: '127.0.0.1',
+          port: proxy.port,
+          user: 'tlscode',
+          database: 'postgres',
+          ssl: false,
+        });
+        await client.connect();
+        const tls = await client.query('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
+        expect(tls.rows).toEqual([{ ssl: true }]);
+        const many = await client.query(
+          "SELECT g, repeat('x', 300) AS pad FROM generate_series(1, 5000) g",
+        );
+        expect(many.rows).toHaveLength(5000);
+        await client.end();
+      }
+      expect(started.map((s) => s.statements.length)).toEqual([2, 2]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('says so when the database cannot be reached', async () => {

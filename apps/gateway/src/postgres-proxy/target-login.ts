@@ -1,18 +1,25 @@
 /**
  * Logs the gateway in to the target PostgreSQL as the resource's connect account: a TCP
- * connection, a StartupMessage with the client's database and settings, and whichever
+ * connection, TLS when the server offers it (an SSLRequest first, as libpq's default
+ * sslmode=prefer does), a StartupMessage with the client's database and settings, and whichever
  * password method the server asks for (cleartext, MD5 or SCRAM-SHA-256). What the server
  * says after AuthenticationOk and before ReadyForQuery (ParameterStatus, BackendKeyData) is
  * handed back for the client. The password lives in this function's scope only.
+ *
+ * The server's certificate is not verified (a resource names no CA to verify it with): TLS
+ * keeps the password and the session from anyone reading the network, not from a host that
+ * pretends to be the database (SCRAM-SHA-256 gives such a host nothing to reuse).
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
+import tls from 'node:tls';
 import {
   BodyReader,
   errorFields,
   message,
   MessageReader,
   PROTOCOL_3,
+  SSL_REQUEST,
   startupPacket,
 } from './messages';
 import { saslprep } from './saslprep';
@@ -97,10 +104,70 @@ function scram(password: string) {
   };
 }
 
-export function loginToTarget(login: TargetLogin): Promise<LoggedIn> {
+/** The server's one-byte answer to an SSLRequest. */
+const TLS_YES = 0x53; // 'S'
+const TLS_NO = 0x4e; // 'N'
+
+/**
+ * A connection to the target, in TLS when the server takes it: resolves once the startup
+ * message can be sent (the TLS handshake done, or the server said it has no TLS).
+ */
+function connectTarget(login: TargetLogin): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: login.host, port: login.port });
-    socket.setNoDelay(true);
+    const raw = net.connect({ host: login.host, port: login.port });
+    raw.setNoDelay(true);
+    const timer = setTimeout(() => {
+      raw.destroy();
+      reject(new TargetRefused('the database did not answer in time'));
+    }, LOGIN_TIMEOUT_MS);
+    const fail = (error: Error): void => {
+      clearTimeout(timer);
+      raw.destroy();
+      reject(error);
+    };
+    const unreachable = (err: Error): void =>
+      fail(
+        new TargetRefused(
+          `the database cannot be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`,
+        ),
+      );
+    raw.on('error', unreachable);
+    raw.once('close', () => fail(new TargetRefused('the database closed the connection')));
+    raw.once('connect', () => raw.write(startupPacket(SSL_REQUEST)));
+    raw.once('data', (answer: Buffer) => {
+      raw.removeAllListeners('close');
+      // One byte, and nothing after it: bytes that came with it were not sent under TLS.
+      if (answer.length !== 1 || (answer[0] !== TLS_YES && answer[0] !== TLS_NO)) {
+        return fail(new TargetRefused('the database answered oddly to the TLS request'));
+      }
+      if (answer[0] === TLS_NO) {
+        clearTimeout(timer);
+        raw.removeListener('error', unreachable);
+        return resolve(raw);
+      }
+      const secure = tls.connect({
+        socket: raw,
+        // No CA names the database's certificate (see above); SNI only for a host name.
+        rejectUnauthorized: false,
+        ...(net.isIP(login.host) === 0 && { servername: login.host }),
+      });
+      secure.once('error', unreachable);
+      secure.once('secureConnect', () => {
+        clearTimeout(timer);
+        raw.removeListener('error', unreachable);
+        secure.removeListener('error', unreachable);
+        resolve(secure);
+      });
+    });
+  });
+}
+
+export async function loginToTarget(login: TargetLogin): Promise<LoggedIn> {
+  return startSession(login, await connectTarget(login));
+}
+
+function startSession(login: TargetLogin, socket: net.Socket): Promise<LoggedIn> {
+  return new Promise((resolve, reject) => {
     const reader = new MessageReader(SERVER_MESSAGE_MAX);
     const parameterStatus: Buffer[] = [];
     let backendKey: LoggedIn['backendKey'];
@@ -127,11 +194,9 @@ export function loginToTarget(login: TargetLogin): Promise<LoggedIn> {
       );
     socket.on('error', onError);
     socket.on('close', () => fail(new TargetRefused('the database closed the connection')));
-    socket.on('connect', () => {
-      const params: string[] = ['user', login.username];
-      for (const [k, v] of login.parameters) params.push(k, v);
-      socket.write(startupPacket(PROTOCOL_3, ...params, Buffer.from([0])));
-    });
+    const params: string[] = ['user', login.username];
+    for (const [k, v] of login.parameters) params.push(k, v);
+    socket.write(startupPacket(PROTOCOL_3, ...params, Buffer.from([0])));
     socket.on('data', (chunk: Buffer) => {
       reader.push(chunk);
       try {
