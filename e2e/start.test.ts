@@ -97,14 +97,26 @@ describe('npm start', () => {
       body: JSON.stringify({ domain: 'demo', username: 'admin@demo.local', password }),
     });
     expect(login.status).toBe(200);
-    expect(await login.json()).toMatchObject({ is_admin: 1, op: '' });
+    // The printed password serves once: the first sign-in must choose another.
+    expect(await login.json()).toMatchObject({ is_admin: 1, op: 'change_pwd' });
     const session = /pc_session=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1]!;
+    const cookie = `pc_csrf=${csrf}; pc_session=${session}`;
+    const held = await fetch(`http://127.0.0.1:${port}/api/v1/network/list`, {
+      headers: { cookie },
+    });
+    expect(held.status).toBe(403);
+    const changed = await fetch(`http://127.0.0.1:${port}/api/current_account/change_password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
+      body: JSON.stringify({ pwd: 'Chosen#Admin2026' }),
+    });
+    expect(changed.status, await changed.text()).toBe(200);
 
     // A working cluster at once: the gateway started beside the server is its agent.
     let cluster: { name: string; agent_status: number; agent_version: string } | undefined;
     await until(async () => {
       const list = await fetch(`http://127.0.0.1:${port}/api/v1/network/list`, {
-        headers: { cookie: `pc_csrf=${csrf}; pc_session=${session}` },
+        headers: { cookie },
       });
       cluster = ((await list.json()) as { objects: (typeof cluster)[] }).objects[0];
       return cluster?.agent_status === 1;

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
       `    Team ID:  ${first.domain}`,
       `    Account:  ${first.adminEmail}`,
       first.generatedPassword
-        ? `    Password: ${first.generatedPassword}   (shown only this once)`
+        ? `    Password: ${first.generatedPassword}   (shown only this once; you choose a new one at the first sign-in)`
         : '    Password: the one in PORTCULLIS_ADMIN_PASSWORD',
       `  Open ${config.publicUrl}/login`,
       '',

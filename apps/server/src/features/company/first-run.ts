@@ -1,8 +1,8 @@
 /**
  * First run on an empty database: create the team and administrator named by
  * PORTCULLIS_TEAM / PORTCULLIS_ADMIN_EMAIL / PORTCULLIS_ADMIN_PASSWORD, or `demo`,
- * `admin@demo.local` and a random strong password that is returned (to print once) and
- * stored nowhere in clear.
+ * `admin@demo.local` and a random strong password that is returned (to print once), stored
+ * nowhere in clear, and good for one sign-in: the administrator chooses a new one then.
  */
 import crypto from 'node:crypto';
 import { satisfiesLevel } from '@portcullis/contract';
@@ -31,7 +31,7 @@ export async function ensureFirstTeam(ctx: AppContext): Promise<FirstRunResult |
   if (any) return null;
   const { team, adminEmail, adminPassword } = ctx.config.firstRun;
   const password = adminPassword ?? generateStrongPassword();
-  await createTeam(ctx, {
+  const { account } = await createTeam(ctx, {
     domain: team,
     fullName: team,
     contactName: 'Administrator',
@@ -40,5 +40,14 @@ export async function ensureFirstTeam(ctx: AppContext): Promise<FirstRunResult |
     email: adminEmail,
     admin: { account: adminEmail, name: 'Administrator', password },
   });
+  if (!adminPassword) {
+    // A generated password has been on a terminal (and in whatever keeps its output): it
+    // serves for the first sign-in only, which asks for a new one (spec 1 §2.3).
+    await ctx.db
+      .updateTable('account')
+      .set({ password_set_by_admin: 1 })
+      .where('id', '=', account.id)
+      .execute();
+  }
   return { domain: team, adminEmail, generatedPassword: adminPassword ? null : password };
 }
