@@ -19,7 +19,7 @@ export async function clusterKey(admin: BrowserContext, clusterId: number): Prom
     'GET',
     `/v1/network/${clusterId}/agent_scripts`,
   );
-  return /PORTCULLIS_KEY='([^']+)'/.exec(scripts.install)?.[1] ?? '';
+  return /'(pck_[A-Za-z0-9_-]+)'/.exec(scripts.install)?.[1] ?? '';
 }
 
 /** A new cluster and the key its install script carries. */

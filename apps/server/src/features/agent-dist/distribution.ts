@@ -15,6 +15,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { GATEWAY_VERSION_PATTERN } from '@portcullis/contract';
 import { PUBLISHED_GATEWAY_VERSION } from '../clusters/gateway-version';
+import { SCRIPT_KEY, SCRIPT_SERVER } from './script-values';
 
 const run = promisify(execFile);
 const GATEWAY_DIR = path.resolve(import.meta.dirname, '../../../../gateway');
@@ -55,11 +56,20 @@ export async function bundleFile(
 
 let template: string | null = null;
 
-/** The install script, with the published version (a checked version string) written in. */
-export function installScript(): string {
+/**
+ * The install script, with the published version, the server's address and the cluster key
+ * the caller proved written in (each checked against the script's own rules; one that fails
+ * is left out, and the script then asks for it in the environment). It is served only to
+ * that key, so it tells its holder nothing new, and the key need not be on `sudo`'s command
+ * line.
+ */
+export function installScript(server: string, key: string): string {
   if (!GATEWAY_VERSION_PATTERN.test(PUBLISHED_GATEWAY_VERSION)) {
     throw new Error(`unusable published gateway version ${PUBLISHED_GATEWAY_VERSION}`);
   }
   template ??= fs.readFileSync(INSTALL_TEMPLATE, 'utf8');
-  return template.replace('@@PUBLISHED_VERSION@@', PUBLISHED_GATEWAY_VERSION);
+  return template
+    .replace('@@PUBLISHED_VERSION@@', PUBLISHED_GATEWAY_VERSION)
+    .replace('@@SERVER@@', SCRIPT_SERVER.test(server) ? server : '')
+    .replace('@@KEY@@', SCRIPT_KEY.test(key) ? key : '');
 }

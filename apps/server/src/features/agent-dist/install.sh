@@ -1,8 +1,11 @@
 #!/bin/sh
 # Portcullis gateway installer: install | update | rollback | uninstall.
 #
-#   curl -fsSL -H 'Authorization: Bearer <cluster key>' '<server>/api/agent/install.sh' \
-#     | sudo PORTCULLIS_SERVER='<server>' PORTCULLIS_KEY='<cluster key>' sh -s -- install
+#   printf 'Authorization: Bearer %s\n' '<cluster key>' \
+#     | curl -fsSL -H @- '<server>/api/agent/install.sh' | sudo sh -s -- install
+#
+# The server writes its address and the key that fetched the script into it (below), so
+# neither is on a command line; the environment may still give them (a saved copy).
 #
 # Environment:
 #   PORTCULLIS_SERVER      the Portcullis server, http(s)://host[:port][/path]  (install, update)
@@ -34,8 +37,8 @@ die() {
 }
 
 ACTION="${1:-}"
-SERVER="${PORTCULLIS_SERVER:-}"
-KEY="${PORTCULLIS_KEY:-}"
+SERVER="${PORTCULLIS_SERVER:-@@SERVER@@}"
+KEY="${PORTCULLIS_KEY:-@@KEY@@}"
 ROOT="${PORTCULLIS_ROOT:-/opt/portcullis-gateway}"
 HOST="${PORTCULLIS_HOST:-}"
 VERSION="${PORTCULLIS_VERSION:-$PUBLISHED_VERSION}"

@@ -115,7 +115,7 @@ describe('gateway install script (real sh, curl and gateway bundle)', () => {
     admin = await signedIn(t);
     networkId = (await admin.post('/api/v1/network', { name: 'Installed' })).json().id;
     commands = (await admin.get(`/api/v1/network/${networkId}/agent_scripts`)).json();
-    key = /PORTCULLIS_KEY='([^']+)'/.exec(commands.install)![1]!;
+    key = /'(pck_[A-Za-z0-9_-]+)'/.exec(commands.install)![1]!;
     const built = spawnSync(process.execPath, [BUNDLE_SCRIPT, '--version', OLD_VERSION], {
       encoding: 'utf8',
     });
@@ -147,6 +147,10 @@ describe('gateway install script (real sh, curl and gateway bundle)', () => {
     });
     expect(script.statusCode).toBe(200);
     expect(script.body).toContain(`PUBLISHED_VERSION='${PUBLISHED_GATEWAY_VERSION}'`);
+    // The script carries the server and the key that fetched it: sudo needs neither.
+    expect(script.body).toContain(`SERVER="\${PORTCULLIS_SERVER:-${address}}"`);
+    expect(script.body).toContain(`KEY="\${PORTCULLIS_KEY:-${key}}"`);
+    expect(commands.install).not.toContain('PORTCULLIS_KEY');
     const missing = await t.app.inject({
       method: 'GET',
       url: '/api/agent/bundle.js?version=0.0.1',

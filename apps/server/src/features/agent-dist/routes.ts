@@ -13,8 +13,11 @@ import { sha256Hex } from '../../lib/crypto';
 import { registerRoute } from '../../plugins/app/route';
 import { bundleFile, installScript } from './distribution';
 
-/** The cluster whose key the request carries; InvalidToken otherwise. */
-async function requireClusterKey(ctx: AppContext, request: FastifyRequest): Promise<number> {
+/** The cluster whose key the request carries, and the key; InvalidToken otherwise. */
+async function requireClusterKey(
+  ctx: AppContext,
+  request: FastifyRequest,
+): Promise<{ networkId: number; key: string }> {
   const match = /^Bearer\s+(\S{1,512})$/.exec(String(request.headers.authorization ?? ''));
   const key = match?.[1];
   const network = key
@@ -24,21 +27,21 @@ async function requireClusterKey(ctx: AppContext, request: FastifyRequest): Prom
         .where('key_hash', '=', sha256Hex(key))
         .executeTakeFirst()
     : undefined;
-  if (!network) throw new AppError('InvalidToken');
-  return network.id;
+  if (!network || !key) throw new AppError('InvalidToken');
+  return { networkId: network.id, key };
 }
 
 export function registerAgentDistRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, agentRoutes.installScript, async ({ request, reply }) => {
-    await requireClusterKey(ctx, request);
+    const { key } = await requireClusterKey(ctx, request);
     return reply
       .header('cache-control', 'no-store')
       .type('text/x-shellscript; charset=utf-8')
-      .send(installScript());
+      .send(installScript(ctx.config.publicUrl, key));
   });
 
   registerRoute(app, agentRoutes.bundle, async ({ query, request, reply }) => {
-    const networkId = await requireClusterKey(ctx, request);
+    const { networkId } = await requireClusterKey(ctx, request);
     const file = await bundleFile(query.version);
     if (!file) throw new AppError('InvalidParameter', { field: 'version' }, { field: 'version' });
     request.log.info({ networkId, version: query.version ?? 'published' }, 'gateway bundle sent');

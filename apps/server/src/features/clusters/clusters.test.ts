@@ -32,7 +32,11 @@ describe('clusters', () => {
     // The key never appears in a cluster reply; only the install commands carry it.
     expect(res.body).not.toMatch(/pck_/);
     const scripts = await admin.get(`/api/v1/network/${res.json().id}/agent_scripts`);
-    expect(scripts.json().install).toMatch(/PORTCULLIS_KEY='pck_[A-Za-z0-9_-]{43}'/);
+    // The key goes to curl on its standard input (printf is a shell builtin) and comes back
+    // inside the script: no process's arguments carry it.
+    expect(scripts.json().install).toMatch(
+      /^printf 'Authorization: Bearer %s\\n' 'pck_[A-Za-z0-9_-]{43}' \| curl -fsSL -H @- '[^']+\/api\/agent\/install\.sh' \| sudo sh -s -- install$/,
+    );
     expect(scripts.json().latest_version).toBe(PUBLISHED_GATEWAY_VERSION);
   });
 

@@ -16,6 +16,7 @@ import { randomToken, sha256Hex } from '../../lib/crypto';
 import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { currentPlan } from '../accounts';
+import { SCRIPT_KEY, SCRIPT_SERVER } from '../agent-dist/script-values';
 import { writeEvent } from '../events/writer';
 import { PUBLISHED_GATEWAY_VERSION } from './gateway-version';
 
@@ -314,15 +315,13 @@ export async function deleteCluster(ctx: AppContext, auth: AuthContext, id: numb
   await writeEvent(ctx, auth, 'cluster', 'deleteNet', { net_name: row.name });
 }
 
-/** What the install script itself accepts in PORTCULLIS_SERVER and PORTCULLIS_KEY. */
-const SCRIPT_SERVER = /^https?:\/\/[A-Za-z0-9.:/_~-]+$/;
-const SCRIPT_KEY = /^pck_[A-Za-z0-9_-]{1,196}$/;
-
 /**
  * Shell commands for the gateway host. The only values in them are the server's configured
  * address and the cluster's key, both checked here against the install script's own rules,
- * so nothing in them can break out of the single quotes. The key fetches the script too:
- * the download routes refuse callers without one.
+ * so nothing in them can break out of the single quotes. The key is on no command line a
+ * local user could read with `ps`: printf (a shell builtin) hands it to curl on its standard
+ * input, and the script curl fetches carries it (and the server's address) itself, served only
+ * to that key, so `sudo` runs it without the key in its arguments.
  */
 export function agentScripts(ctx: AppContext, row: NetworkRow) {
   const key = ctx.sealer.open(row.key_sealed);
@@ -332,7 +331,7 @@ export function agentScripts(ctx: AppContext, row: NetworkRow) {
   }
   if (!SCRIPT_KEY.test(key)) throw new Error('cluster key in an unexpected format');
   const fetchScript = (action: string) =>
-    `curl -fsSL -H 'Authorization: Bearer ${key}' '${server}/api/agent/install.sh' | sudo PORTCULLIS_SERVER='${server}' PORTCULLIS_KEY='${key}' sh -s -- ${action}`;
+    `printf 'Authorization: Bearer %s\\n' '${key}' | curl -fsSL -H @- '${server}/api/agent/install.sh' | sudo sh -s -- ${action}`;
   return {
     install: fetchScript('install'),
     update: fetchScript('update'),

@@ -27,7 +27,7 @@ export async function createCluster(admin: TestClient, name: string): Promise<Cl
 export async function clusterKey(admin: TestClient, clusterId: number): Promise<string> {
   const install = (await admin.get(`/api/v1/network/${clusterId}/agent_scripts`)).json()
     .install as string;
-  const key = /PORTCULLIS_KEY='([^']+)'/.exec(install)?.[1];
+  const key = /'(pck_[A-Za-z0-9_-]+)'/.exec(install)?.[1];
   if (!key) throw new Error(`no key in the install command: ${install}`);
   return key;
 }
