@@ -35,11 +35,15 @@ async function sheetOf(file: Buffer): Promise<ExcelJS.Worksheet> {
 describe('the action log report', () => {
   it('is written without holding the server: other work runs between its rows', async () => {
     const rows = Array.from({ length: 20_000 }, (_, i) => entry(i + 1));
-    const { result: file, longest } = await longestPauseDuring(() =>
-      actionLogWorkbook(rows, rows.length),
-    );
-    // Built whole, 20,000 rows held the event loop for seconds (100,000 for 10 s and more).
-    expect(longest).toBeLessThan(1000);
+    const {
+      result: file,
+      longest,
+      total,
+    } = await longestPauseDuring(() => actionLogWorkbook(rows, rows.length));
+    // Built whole, 20,000 rows held the event loop for seconds (100,000 for 10 s and more):
+    // nearly all of the time. In slices, no pause is more than a small part of it (a tenth
+    // here), however slow the machine.
+    expect(longest).toBeLessThan(total / 3);
     const sheet = await sheetOf(file);
     expect(sheet.rowCount).toBe(20_001);
     expect(sheet.getRow(20_001).values).toContain('member-20000');
