@@ -242,4 +242,28 @@ describe('the web terminal', () => {
     await waitForNoticesGone(page);
     await screenshot(page, 'instance-host-key-forgotten');
   });
+  it('tells the member, in the terminal, that the server showed another host key', async () => {
+    await e2e.ctx.db
+      .updateTable('resource')
+      .set({ host_key: `SHA256:${'Z'.repeat(43)}` })
+      .where('name', '=', 'sshd-1')
+      .execute();
+    const page = member.page;
+    await page.goto(`/operation/workgroup/${workgroupId}?type=ecs`);
+    const row = page.getByRole('row').filter({ hasText: 'sshd-1' });
+    await row.getByRole('button', { name: 'Connect to sshd-1' }).click({ timeout: UI_TIMEOUT });
+    await page.getByRole('button', { name: 'Open web terminal' }).click({ timeout: UI_TIMEOUT });
+    await page
+      .getByText(/host key is not the one Portcullis saw there before/)
+      .first()
+      .waitFor({ timeout: UI_TIMEOUT });
+    await waitForNoticesGone(page);
+    await screenshot(page, 'web-terminal-host-key-changed');
+    const live = await e2e.ctx.db
+      .selectFrom('tunnel_connection')
+      .select('id')
+      .where('ended_at', 'is', null)
+      .execute();
+    expect(live).toEqual([]);
+  });
 });

@@ -5,7 +5,14 @@
  * is ever accepted without the server's word.
  */
 import crypto from 'node:crypto';
-import type { AlarmAction, CommandPolicy, FileOp, FileWay, SqlPolicy } from '@portcullis/contract';
+import {
+  formatError,
+  type AlarmAction,
+  type CommandPolicy,
+  type FileOp,
+  type FileWay,
+  type SqlPolicy,
+} from '@portcullis/contract';
 import type { ReplyMessage } from './connection';
 import { createCutBoard, type AnyCutListener, type CutListener } from './cut-board';
 import {
@@ -136,7 +143,7 @@ export interface SessionRequests extends SessionControlApi {
  * then, and could neither list nor cut them, nor hear their alarms and file logs: a bastion
  * does not keep sessions it cannot govern (a member disabled meanwhile kept a shell).
  */
-export const CHANNEL_LOST = 'the gateway lost its connection to the Portcullis server';
+export const CHANNEL_LOST = formatError('ControlChannelLost', 'en_US');
 
 export function createSessionRequests(
   send: (message: GatewayMessage) => boolean,
