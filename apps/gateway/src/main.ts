@@ -8,6 +8,7 @@
 import './core/jit-tuning';
 import path from 'node:path';
 import { startGateway } from './control/client';
+import { insecureServerProblem } from './control/url';
 import { ConfigError, loadConfig, readableByOthers, USAGE, type CliRequest } from './core/config';
 import {
   EXIT_FAILURE,
@@ -57,6 +58,12 @@ async function main(): Promise<number> {
     logger.warn(
       { file: config.configFile },
       'the config file holding the cluster key is readable by other users; chmod 600 it',
+    );
+  }
+  if (config.insecureHttp && insecureServerProblem(config.server) !== null) {
+    logger.warn(
+      { server: new URL(config.server).origin },
+      'the control channel runs over plain http:// (--insecure-http): the cluster key and the targets’ credentials cross the network in clear',
     );
   }
   logger.info(

@@ -1,5 +1,26 @@
 import { CONTROL_PATH } from './protocol';
 
+/** A host name that can only be this machine: the control channel never leaves it. */
+export function loopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Why a plain http:// server is refused unless it is this machine: the control channel
+ * carries the cluster key and every session's target credential.
+ */
+export function insecureServerProblem(server: string): string | null {
+  const url = new URL(server);
+  if (url.protocol !== 'http:' || loopbackHost(url.hostname)) return null;
+  return (
+    `--server ${url.origin} is plain http:// to another machine: the control channel would ` +
+    'carry the cluster key and the targets’ passwords and keys in clear. Give an https:// ' +
+    'server, or pass --insecure-http (env PORTCULLIS_GATEWAY_INSECURE_HTTP=1, config ' +
+    '"insecure_http": true) to accept that on a network you trust'
+  );
+}
+
 /**
  * The control channel's WebSocket address for a server given as `http(s)://host[:port][/prefix]`:
  * ws(s) on the same host, at the prefix followed by CONTROL_PATH. Throws a TypeError with a

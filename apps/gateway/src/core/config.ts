@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GatewayPortsSchema, type GatewayPorts } from '../control/protocol';
-import { controlUrl } from '../control/url';
+import { controlUrl, insecureServerProblem } from '../control/url';
 import { LOG_LEVELS, type LogLevel } from './logger';
 
 export interface GatewayConfig {
@@ -26,6 +26,8 @@ export interface GatewayConfig {
   sshWorkers: number;
   /** Seconds an idle PostgreSQL connection is kept for the next session; 0: none kept. */
   pgKeepIdle: number;
+  /** The operator accepted a plain http:// server on another machine (--insecure-http). */
+  insecureHttp: boolean;
 }
 
 /** A problem with the input; its message is printed as is. */
@@ -55,6 +57,9 @@ Options:
   --pg-keep-idle <s>   seconds a PostgreSQL connection is kept idle for the next session of the
                        same login, 0-3600; 0 keeps none (default 30; env
                        PORTCULLIS_GATEWAY_PG_KEEP_IDLE)
+  --insecure-http      accept an http:// server on another machine: the cluster key and the
+                       targets' credentials then cross the network in clear (env
+                       PORTCULLIS_GATEWAY_INSECURE_HTTP=1; config "insecure_http": true)
   --help, --version
 
 Flags override the environment, which overrides the config file.
@@ -69,6 +74,7 @@ const FILE_FIELDS = new Set([
   'data_dir',
   'ssh_workers',
   'pg_keep_idle',
+  'insecure_http',
 ]);
 const SSH_WORKERS_MAX = 64;
 const PG_KEEP_IDLE_MAX = 3600;
@@ -83,6 +89,7 @@ interface FileConfig {
   data_dir?: string;
   ssh_workers?: number;
   pg_keep_idle?: number;
+  insecure_http?: boolean;
 }
 
 function readConfigFile(file: string): FileConfig {
@@ -111,6 +118,9 @@ function readConfigFile(file: string): FileConfig {
     if (record[field] !== undefined && typeof record[field] !== 'string') {
       throw new ConfigError(`config file ${file}: "${field}" must be a string`);
     }
+  }
+  if (record.insecure_http !== undefined && typeof record.insecure_http !== 'boolean') {
+    throw new ConfigError(`config file ${file}: "insecure_http" must be true or false`);
   }
   if (record.ssh_workers !== undefined && typeof record.ssh_workers !== 'number') {
     throw new ConfigError(`config file ${file}: "ssh_workers" must be a number`);
@@ -151,6 +161,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
         'log-level': { type: 'string' },
         'ssh-workers': { type: 'string' },
         'pg-keep-idle': { type: 'string' },
+        'insecure-http': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -176,6 +187,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
+  const insecureHttp =
+    values['insecure-http'] === true ||
+    env.PORTCULLIS_GATEWAY_INSECURE_HTTP === '1' ||
+    file.insecure_http === true;
+  const insecure = insecureServerProblem(server);
+  if (insecure !== null && !insecureHttp) throw new ConfigError(insecure);
   const key = pick('key', 'PORTCULLIS_GATEWAY_KEY', file.key);
   if (key === undefined)
     throw new ConfigError('missing --key (the cluster key shown in the console)');
@@ -227,6 +244,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliRequest {
     config: {
       sshWorkers,
       pgKeepIdle,
+      insecureHttp,
       server,
       key,
       host,

@@ -14,6 +14,8 @@
 #   PORTCULLIS_HOST        host name clients use to reach this gateway (default: this host's name)
 #   PORTCULLIS_VERSION     version to install or update to (default: the published one)
 #   PORTCULLIS_NO_SYSTEMD  1: write no systemd unit; start <root>/run.sh under your own supervisor
+#   PORTCULLIS_INSECURE_HTTP  1: accept an http:// server on another machine (the cluster key and
+#                          the targets' credentials then cross the network in clear)
 #
 # Layout: <root>/versions/<version>/portcullis-gateway.js, <root>/current and <root>/previous
 # (links to version folders), <root>/config.json (server, key, host; mode 600), <root>/run.sh.
@@ -43,6 +45,7 @@ ROOT="${PORTCULLIS_ROOT:-/opt/portcullis-gateway}"
 HOST="${PORTCULLIS_HOST:-}"
 VERSION="${PORTCULLIS_VERSION:-$PUBLISHED_VERSION}"
 NO_SYSTEMD="${PORTCULLIS_NO_SYSTEMD:-0}"
+INSECURE_HTTP="${PORTCULLIS_INSECURE_HTTP:-0}"
 
 case "$ACTION" in
   install | update | rollback | uninstall) ;;
@@ -69,10 +72,25 @@ check_server_and_key() {
   case "$SERVER" in http://?* | https://?*) ;; *) die "PORTCULLIS_SERVER must be an http:// or https:// address" ;; esac
   case "$SERVER" in *[!A-Za-z0-9.:/_~-]*) die "PORTCULLIS_SERVER may hold only letters, digits and . : / _ ~ -" ;; esac
   while [ "${SERVER%/}" != "$SERVER" ]; do SERVER="${SERVER%/}"; done
+  check_server_is_safe
   [ -n "$KEY" ] || die "PORTCULLIS_KEY is not set (the cluster key from the console)"
   case "$KEY" in pck_?*) ;; *) die "PORTCULLIS_KEY is not a cluster key (they start with pck_)" ;; esac
   case "$KEY" in *[!A-Za-z0-9_-]*) die "PORTCULLIS_KEY is not a cluster key (unexpected character)" ;; esac
   [ "${#KEY}" -le 200 ] || die "PORTCULLIS_KEY is too long to be a cluster key"
+}
+
+# Plain http:// only to this machine (as the gateway itself insists): the control channel
+# carries the cluster key and every session's target credential.
+check_server_is_safe() {
+  case "$SERVER" in http://*) ;; *) return 0 ;; esac
+  [ "$INSECURE_HTTP" = 1 ] && return 0
+  server_host="${SERVER#http://}"
+  server_host="${server_host%%[:/]*}"
+  case "$server_host" in
+    localhost) return 0 ;;
+    127.*) case "$server_host" in *[!0-9.]*) ;; *) return 0 ;; esac ;;
+  esac
+  die "PORTCULLIS_SERVER is plain http:// to another machine: the cluster key and the targets' credentials would cross the network in clear. Use the server's https:// address, or set PORTCULLIS_INSECURE_HTTP=1 to accept that on a network you trust"
 }
 
 check_version() {
@@ -176,11 +194,12 @@ switch_to() {
 write_config() {
   (
     umask 077
-    if [ -n "$HOST" ]; then
-      printf '{\n  "server": "%s",\n  "key": "%s",\n  "host": "%s"\n}\n' "$SERVER" "$KEY" "$HOST"
-    else
-      printf '{\n  "server": "%s",\n  "key": "%s"\n}\n' "$SERVER" "$KEY"
-    fi >"$ROOT/config.json.new"
+    {
+      printf '{\n  "server": "%s",\n  "key": "%s"' "$SERVER" "$KEY"
+      if [ -n "$HOST" ]; then printf ',\n  "host": "%s"' "$HOST"; fi
+      if [ "$INSECURE_HTTP" = 1 ]; then printf ',\n  "insecure_http": true'; fi
+      printf '\n}\n'
+    } >"$ROOT/config.json.new"
   )
   chmod 600 "$ROOT/config.json.new"
   mv "$ROOT/config.json.new" "$ROOT/config.json"

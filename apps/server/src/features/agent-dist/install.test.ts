@@ -188,6 +188,9 @@ describe('gateway install script (real sh, curl and gateway bundle)', () => {
     const cases: [Record<string, string>, string][] = [
       [{ PORTCULLIS_SERVER: `${address}'; touch /tmp/pwned; '` }, 'PORTCULLIS_SERVER may hold'],
       [{ PORTCULLIS_SERVER: 'ftp://example.com' }, 'http:// or https://'],
+      // Plain http:// to another machine would carry the key and credentials in clear.
+      [{ PORTCULLIS_SERVER: 'http://192.0.2.10:8080' }, 'plain http:// to another machine'],
+      [{ PORTCULLIS_SERVER: 'http://127.0.0.1.example.com' }, 'plain http:// to another machine'],
       [{ PORTCULLIS_KEY: 'pck_$(id)' }, 'not a cluster key'],
       [{ PORTCULLIS_ROOT: 'relative/dir' }, 'absolute folder path'],
       [{ PORTCULLIS_ROOT: '/usr' }, 'folder of its own'],
@@ -267,9 +270,19 @@ describe('gateway install script (real sh, curl and gateway bundle)', () => {
 
   it('updates from an older version to the published one, and rolls back and forth', async () => {
     // An older release installed over the current one (pinned with PORTCULLIS_VERSION).
-    const older = await paste('install', `PORTCULLIS_VERSION='${OLD_VERSION}' `);
+    // PORTCULLIS_INSECURE_HTTP=1 goes into the config (the gateway then accepts http:// to
+    // another machine; here it is this one, where it changes nothing).
+    const older = await paste(
+      'install',
+      `PORTCULLIS_VERSION='${OLD_VERSION}' PORTCULLIS_INSECURE_HTTP=1 `,
+    );
     expect(older.status, older.stderr).toBe(0);
     expect(currentVersion()).toBe(`versions/${OLD_VERSION}`);
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'config.json'), 'utf8'))).toMatchObject({
+      server: address,
+      key,
+      insecure_http: true,
+    });
     await stop();
     start();
     expect((await expectAgent(1, OLD_VERSION)).need_update).toBe(true);
