@@ -49,7 +49,14 @@ export const GATEWAY_FEATURES = [
   'connectivity_test',
   'key_upload',
   'key_test',
+  /**
+   * Checks a server's pinned SSH host key (credential, key task and connectivity test
+   * `host_key`) before it sends a credential. A pinned server's credential goes only to a
+   * gateway that says so: an older one would drop the pin unread.
+   */
+  'host_key_pin',
 ] as const;
+export type GatewayFeature = (typeof GATEWAY_FEATURES)[number];
 
 // In its own module: workgroup.ts needs it, and this module imports code.ts, which imports
 // workgroup.ts; a leaf module keeps that cycle from reading it before it exists.

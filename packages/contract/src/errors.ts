@@ -207,6 +207,12 @@ export const ERRORS = {
   ),
   AgentAlreadyInstall: def(409, 'The agent is already installed', '代理已安装'),
   AgentError: def(503, 'Agent is not online', '代理不在线'),
+  /** The cluster's gateway lacks what this step needs (it predates the feature); update it. */
+  GatewayUpdateRequired: def(
+    409,
+    'The cluster’s gateway is too old for this; update the gateway',
+    '该集群的网关版本过旧，无法执行此操作，请更新网关',
+  ),
   ProjectNameExist: def(409, 'The workgroup name already exists', '工作组名称已存在'),
   NetworkNameExist: def(409, 'The cluster name already exists', '集群名称已存在'),
   GroupNameExist: def(409, 'The group name already exists', '分组名称已存在'),

@@ -62,7 +62,7 @@ describe('control client', () => {
         rdp_port: 9389,
         webrdp_port: 8389,
       },
-      features: ['connectivity_test', 'scan', 'key_upload', 'key_test'],
+      features: ['connectivity_test', 'scan', 'key_upload', 'key_test', 'host_key_pin'],
     });
     expect(conn.invalid).toEqual([]);
   });

@@ -38,6 +38,7 @@ export const IMPLEMENTED_FEATURES = [
   'scan',
   'key_upload',
   'key_test',
+  'host_key_pin',
 ] as const;
 
 export interface GatewayOptions {

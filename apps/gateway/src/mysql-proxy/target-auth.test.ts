@@ -11,7 +11,7 @@ import { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoginReader, frame } from './packets';
-import { cachingSha2Scramble, loginTarget, nativeScramble } from './target-auth';
+import { cachingSha2Scramble, loginTarget, nativeScramble, TargetLoginError } from './target-auth';
 
 const sha256 = (...parts: Buffer[]): Buffer => {
   const h = crypto.createHash('sha256');
@@ -156,6 +156,27 @@ describe('target login', () => {
     expect(login.socket).toBeInstanceOf(tls.TLSSocket);
     login.socket.destroy();
   });
+
+  it('gives up when the database never answers the TLS handshake (no hang)', async () => {
+    // The greeting offers TLS, then the ClientHello is never answered: the login's own timer
+    // ends it, which leaves the TLS socket with 'close' alone (before: pending for good).
+    const server = net.createServer((raw) => {
+      raw.write(frame(greeting(Buffer.alloc(20, 0x41), true), 0));
+      raw.on('data', () => undefined);
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as net.AddressInfo).port;
+    const refused = await loginTarget({
+      target: { host: '127.0.0.1', port, username: 'app', password: 'never-sent' },
+      clientCaps: 0,
+      maxPacket: 0,
+      collation: 45,
+      database: '',
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TargetLoginError);
+    expect((refused as Error).message).toBe('the database closed the connection during TLS');
+  }, 20_000);
 
   it('does caching_sha2_password full authentication with the server RSA key', async () => {
     const { publicKey, privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -180,9 +180,15 @@ function startTls(raw: net.Socket, head: Buffer, host: string): Promise<tls.TLSS
     });
     const failed = (err: Error): void =>
       reject(new TargetLoginError(`the database's TLS failed (${err.message})`, false));
+    // The login's timer destroys the connection mid-handshake, and a database may hang up:
+    // either ends the TLS socket with 'close' alone, no 'error'.
+    const closed = (): void =>
+      reject(new TargetLoginError('the database closed the connection during TLS', false));
     secure.once('error', failed);
+    secure.once('close', closed);
     secure.once('secureConnect', () => {
       secure.removeListener('error', failed);
+      secure.removeListener('close', closed);
       resolve(secure);
     });
   });

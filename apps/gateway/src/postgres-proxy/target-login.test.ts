@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -262,6 +263,36 @@ describe('logging in to the target PostgreSQL', () => {
       expect(started.map((s) => s.statements.length)).toEqual([2, 2]);
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('passes on the error a server answers the TLS request with (its text and SQLSTATE)', async () => {
+    // A postmaster out of connection slots answers an SSLRequest with an ErrorResponse, sent in
+    // two pieces here; the proxy needs its SQLSTATE (53300) to tell a full server from others.
+    const fields = Buffer.from('SFATAL\0C53300\0Msorry, too many clients already\0\0');
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(fields.length + 4, 0);
+    const error = Buffer.concat([Buffer.from('E'), length, fields]);
+    const server = net.createServer((socket) => {
+      socket.once('data', () => {
+        socket.write(error.subarray(0, 7));
+        setTimeout(() => socket.end(error.subarray(7)), 20);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const refused = await loginToTarget({
+        host: '127.0.0.1',
+        port: (server.address() as net.AddressInfo).port,
+        username: 'x',
+        password: 'y',
+        parameters: new Map(),
+      }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(TargetRefused);
+      expect((refused as TargetRefused).message).toBe('sorry, too many clients already');
+      expect((refused as TargetRefused).sqlState).toBe('53300');
+    } finally {
+      server.close();
     }
   });
 

@@ -6,9 +6,10 @@
  * says after AuthenticationOk and before ReadyForQuery (ParameterStatus, BackendKeyData) is
  * handed back for the client. The password lives in this function's scope only.
  *
- * The server's certificate is not verified (a resource names no CA to verify it with): TLS
- * keeps the password and the session from anyone reading the network, not from a host that
- * pretends to be the database (SCRAM-SHA-256 gives such a host nothing to reuse).
+ * The server's certificate is not verified (a resource names no CA to verify it with), and
+ * the gateway answers whichever method the far end asks for: TLS keeps the password and the
+ * session from anyone reading the network, not from a host that pretends to be the database
+ * (it can decline TLS and ask for the password in cleartext).
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
@@ -107,6 +108,9 @@ function scram(password: string) {
 /** The server's one-byte answer to an SSLRequest. */
 const TLS_YES = 0x53; // 'S'
 const TLS_NO = 0x4e; // 'N'
+const ERROR_RESPONSE = 0x45; // 'E'
+/** Longest ErrorResponse read in answer to an SSLRequest. */
+const ERROR_MAX = 16 * 1024;
 
 /**
  * A connection to the target, in TLS when the server takes it: resolves once the startup
@@ -134,7 +138,24 @@ function connectTarget(login: TargetLogin): Promise<net.Socket> {
     raw.on('error', unreachable);
     raw.once('close', () => fail(new TargetRefused('the database closed the connection')));
     raw.once('connect', () => raw.write(startupPacket(SSL_REQUEST)));
-    raw.once('data', (answer: Buffer) => {
+    let answer: Buffer = Buffer.alloc(0);
+    const onAnswer = (chunk: Buffer): void => {
+      answer = answer.length === 0 ? chunk : Buffer.concat([answer, chunk]);
+      // An ErrorResponse instead (too many clients, a failed fork): the server's own words and
+      // SQLSTATE, as for an error at login, once the whole message is here.
+      if (answer[0] === ERROR_RESPONSE) {
+        if (answer.length < 5) return;
+        const length = answer.readInt32BE(1);
+        if (length < 4 || length > ERROR_MAX) {
+          return fail(new TargetRefused('the database answered oddly to the TLS request'));
+        }
+        if (answer.length < 1 + length) return;
+        const f = errorFields(answer.subarray(5, 1 + length));
+        return fail(
+          new TargetRefused(f.get('M') ?? 'the database refused the connection', f.get('C')),
+        );
+      }
+      raw.removeListener('data', onAnswer);
       raw.removeAllListeners('close');
       // One byte, and nothing after it: bytes that came with it were not sent under TLS.
       if (answer.length !== 1 || (answer[0] !== TLS_YES && answer[0] !== TLS_NO)) {
@@ -158,7 +179,8 @@ function connectTarget(login: TargetLogin): Promise<net.Socket> {
         secure.removeListener('error', unreachable);
         resolve(secure);
       });
-    });
+    };
+    raw.on('data', onAnswer);
   });
 }
 

@@ -10,6 +10,7 @@
  */
 import {
   TaskResultSchema,
+  type GatewayFeature,
   type KeyTaskStatus,
   type SshLogin,
   type TaskResult,
@@ -106,20 +107,43 @@ async function linuxLogin(
   return { resource, login, where };
 }
 
+/** Whether every connected gateway of the cluster says it has `feature` (none: false). */
+async function everyGatewayHas(
+  ctx: AppContext,
+  networkId: number,
+  feature: GatewayFeature,
+): Promise<boolean> {
+  const agents = (await liveAgents(ctx, [networkId])).get(networkId) ?? [];
+  const able = agents.filter((a) => {
+    try {
+      return (JSON.parse(a.features) as unknown[]).includes(feature);
+    } catch {
+      return false;
+    }
+  });
+  return agents.length > 0 && able.length === agents.length;
+}
+
 /**
  * A gateway of the cluster is connected and every connected one can run the task (an older
  * gateway could not read it, and the task would only time out).
  */
 async function assertGatewayCan(ctx: AppContext, networkId: number, kind: KeyKind) {
-  const agents = (await liveAgents(ctx, [networkId])).get(networkId) ?? [];
-  const able = agents.filter((a) => {
-    try {
-      return (JSON.parse(a.features) as unknown[]).includes(kind);
-    } catch {
-      return false;
-    }
-  });
-  if (agents.length === 0 || able.length < agents.length) throw new AppError('AgentError');
+  if (!(await everyGatewayHas(ctx, networkId, kind))) throw new AppError('AgentError');
+}
+
+/**
+ * A server with a pinned host key gets a credential only through gateways that check it: an
+ * older one would drop the pin unread and log in to whatever answers at the address.
+ */
+export async function assertPinChecked(
+  ctx: AppContext,
+  resource: { network_id: number; host_key: string | null },
+): Promise<void> {
+  if (resource.host_key === null) return;
+  if (!(await everyGatewayHas(ctx, resource.network_id, 'host_key_pin'))) {
+    throw new AppError('GatewayUpdateRequired');
+  }
 }
 
 export async function startKeyUpload(
@@ -130,6 +154,7 @@ export async function startKeyUpload(
 ): Promise<string> {
   const { resource, login, where } = await linuxLogin(ctx, auth, resourceId, body.username);
   await assertGatewayCan(ctx, resource.network_id, 'key_upload');
+  await assertPinChecked(ctx, resource);
   const pair = await resourceKeypair(ctx, resource.id);
   return ctx.gateways.dispatch(
     auth.company.id,
@@ -151,6 +176,7 @@ export async function startKeyTest(
 ): Promise<string> {
   const { resource, login, where } = await linuxLogin(ctx, auth, resourceId, username);
   await assertGatewayCan(ctx, resource.network_id, 'key_test');
+  await assertPinChecked(ctx, resource);
   const pair = await resourceKeypair(ctx, resource.id);
   return ctx.gateways.dispatch(
     auth.company.id,

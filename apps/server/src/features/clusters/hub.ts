@@ -250,6 +250,7 @@ export function createGatewayHub(getCtx: () => AppContext): GatewayHub {
           link: {
             networkId: networkId!,
             agentId: agent.id,
+            features: hello.features,
             send: (message, canWait) => {
               if (socket.readyState === socket.OPEN) {
                 send(socket, message, request.raw.socket, canWait);

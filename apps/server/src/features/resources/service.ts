@@ -201,11 +201,14 @@ export async function createResource(
   return resourceById(ctx, auth, row.id);
 }
 
-/** The pinned host key goes when asked, or when the address or port it was seen at changes. */
-function forgetsHostKey(row: ResourceRow, body: UpdateBody): boolean {
-  if (row.host_key === null) return false;
+/**
+ * The pinned host key goes when asked, or when the address or port it was seen at changes:
+ * then whatever is pinned by the time the row is written (a session to the old address may
+ * pin one after this read), so it is cleared whether or not one was pinned when read.
+ */
+export function forgetsHostKey(row: ResourceRow, body: UpdateBody): boolean {
   return (
-    body.host_key === null ||
+    (body.host_key === null && row.host_key !== null) ||
     (body.ip_address !== undefined && body.ip_address !== row.ip_address) ||
     (body.port !== undefined && body.port !== row.port)
   );

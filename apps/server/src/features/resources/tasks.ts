@@ -9,7 +9,7 @@ import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { teamCluster } from '../clusters/service';
 import { isDatabase, teamResource } from './service';
-import { resourcePrivateKey } from '../autologin/service';
+import { assertPinChecked, resourcePrivateKey } from '../autologin/service';
 
 /** A gateway that has not answered in this long will not: the test counts as failed. */
 const TASK_TIMEOUT_SECONDS = 60;
@@ -54,6 +54,7 @@ export async function startConnectionTest(
     // A server's pinned host key (its first session's): another gets no credential.
     ...(os === 'linux' && resource.host_key !== null && { host_key: resource.host_key }),
   };
+  if (os === 'linux') await assertPinChecked(ctx, resource);
   const id = await ctx.gateways.dispatch(
     auth.company.id,
     resource.network_id,

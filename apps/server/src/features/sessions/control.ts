@@ -42,6 +42,8 @@ export interface GatewayLink {
   networkId: number;
   /** The agent row of this control channel (the gateway connection its sessions name). */
   agentId?: number;
+  /** What the gateway said it can do (hello's features). */
+  features?: readonly string[];
   /** `canWait`: the gateway does not wait on it; it may leave with the next message. */
   send(message: ServerMessage, canWait?: boolean): void;
   log: {
@@ -330,6 +332,13 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         if (!grant || grant.username !== null) throw new AppError('TunnelNotFound');
         grant.username = m.username;
         const credential = await credentialFor(getCtx(), grant.resolved, m.kind, m.username);
+        if (credential.host_key !== undefined && !link.features?.includes('host_key_pin')) {
+          // An older gateway would drop the pin unread and log in to whatever answers.
+          throw new ExplainedRefusal(
+            'GatewayUpdateRequired',
+            'it cannot check the server’s pinned host key',
+          );
+        }
         link.send({ v, type: 'session_credential_result', request_id: m.request_id, credential });
       } catch (error) {
         if (grant) grants.spend(m.grant);

@@ -58,7 +58,10 @@ export async function sessionCredential(
       password: login.secret_sealed ? ctx.sealer.open(login.secret_sealed) : '',
     };
   }
-  const hostKey = await pinnedHostKey(ctx, resolved.resource.id);
+  const { moved, hostKey } = await pinnedHostKey(ctx, resolved.resource);
+  if (moved) {
+    throw new ExplainedRefusal('InvalidResource', 'the resource moved meanwhile; connect again');
+  }
   const target = { ...address, ...(hostKey !== undefined && { host_key: hostKey }) };
   if (login.auth_type === 0 && login.secret_sealed) {
     return { ...target, password: ctx.sealer.open(login.secret_sealed) };

@@ -6,6 +6,8 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResolvedCode } from '@portcullis/contract';
+import { sessionCredential } from './credential';
 import { run } from './openssh.test-helpers';
 import { startSshStack, type SshStack } from './ssh-test-kit';
 
@@ -134,5 +136,29 @@ describe('SSH target host keys', () => {
       port: stack.sshd.port,
     });
     expect(back.json().host_key).toBeNull();
+  });
+  it('gives no credential for a code resolved before the server moved', async () => {
+    // The grant's snapshot says the old port; the row says the new one (its pin cleared).
+    const resolved = {
+      resource: {
+        id: stack.resourceId,
+        os: 'linux',
+        ip_address: '127.0.0.1',
+        port: stack.sshd.port + 1,
+      },
+      login_users: [stack.sshd.user],
+    } as unknown as ResolvedCode;
+    const refused = await sessionCredential(stack.t.ctx, resolved, stack.sshd.user).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({
+      code: 'InvalidResource',
+      explanation: 'the resource moved meanwhile; connect again',
+    });
+    const current = { ...resolved, resource: { ...resolved.resource, port: stack.sshd.port } };
+    expect(await sessionCredential(stack.t.ctx, current, stack.sshd.user)).toMatchObject({
+      port: stack.sshd.port,
+      password: stack.sshd.password,
+    });
   });
 });

@@ -8,17 +8,22 @@
 import type { ResolvedCode } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 
-/** The fingerprint pinned for a server, if any. */
+/**
+ * The fingerprint pinned for a server (undefined: none yet), read with its address in one
+ * look: `moved` when the address or port is no longer the one the code was resolved with
+ * (the edit that moved it cleared the pin, and the old address must not be reached unchecked).
+ */
 export async function pinnedHostKey(
   ctx: AppContext,
-  resourceId: number,
-): Promise<string | undefined> {
+  resource: ResolvedCode['resource'],
+): Promise<{ moved: boolean; hostKey: string | undefined }> {
   const row = await ctx.db
     .selectFrom('resource')
-    .select('host_key')
-    .where('id', '=', resourceId)
+    .select(['host_key', 'ip_address', 'port'])
+    .where('id', '=', resource.id)
     .executeTakeFirst();
-  return row?.host_key ?? undefined;
+  const moved = !row || row.ip_address !== resource.ip_address || row.port !== resource.port;
+  return { moved, hostKey: row?.host_key ?? undefined };
 }
 
 /**
