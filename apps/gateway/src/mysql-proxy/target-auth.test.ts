@@ -1,7 +1,6 @@
 // The target login's scrambles, and caching_sha2_password's full authentication (RSA public
 // key asked from the server, or the password inside TLS) against a scripted server: MariaDB
 // has no caching_sha2_password.
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -10,6 +9,8 @@ import path from 'node:path';
 import { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../core/logger';
+import { loadProxyTls } from '../db-proxy/tls';
 import { LoginReader, frame } from './packets';
 import { cachingSha2Scramble, loginTarget, nativeScramble, TargetLoginError } from './target-auth';
 
@@ -23,40 +24,6 @@ const servers: net.Server[] = [];
 afterEach(() => {
   for (const s of servers.splice(0)) s.close();
 });
-
-/** A self-signed certificate for a scripted server (the gateway verifies none). */
-function selfSigned(): { key: Buffer; cert: Buffer } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-mysql-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=scripted-mysql',
-        '-keyout',
-        path.join(dir, 'key.pem'),
-        '-out',
-        path.join(dir, 'cert.pem'),
-      ],
-      { stdio: 'pipe' },
-    );
-    return {
-      key: fs.readFileSync(path.join(dir, 'key.pem')),
-      cert: fs.readFileSync(path.join(dir, 'cert.pem')),
-    };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** CLIENT_SSL, as a greeting announces TLS. */
 const SSL_CAP = 0x800;
@@ -105,7 +72,10 @@ describe('target login', () => {
   });
 
   it('logs in inside TLS when the server offers it, sending the password only there', async () => {
-    const { key, cert } = selfSigned();
+    // The certificate the gateway makes for its own clients serves the scripted server too.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-mysql-tls-'));
+    const { key, cert } = (await loadProxyTls(dir, silentLogger))!;
+    fs.rmSync(dir, { recursive: true, force: true });
     const nonce = Buffer.from('ABCDEFGHIJKLMNOPQRST');
     const seen: string[] = [];
     const server = net.createServer((raw) => {

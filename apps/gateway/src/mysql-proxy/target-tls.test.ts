@@ -12,6 +12,7 @@ import tls from 'node:tls';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger';
+import { loadProxyTls } from '../db-proxy/tls';
 import { loadSqlParsers } from '../sql-audit';
 import { freePort } from '../test/net';
 import { frame, LoginReader } from './packets';
@@ -34,27 +35,8 @@ describe('logging in to a MariaDB that offers TLS', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-mariadb-tls-'));
     fs.chmodSync(dir, 0o755);
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=portcullis-test-db',
-        '-keyout',
-        path.join(dir, 'key.pem'),
-        '-out',
-        path.join(dir, 'cert.pem'),
-      ],
-      { stdio: 'pipe' },
-    );
+    // The certificate the gateway makes for its own clients (db-tls/key.pem, cert.pem).
+    await loadProxyTls(dir, silentLogger);
     execFileSync('chown', ['-R', 'mysql', dir]);
     execFileSync(
       'mariadb-install-db',
@@ -77,8 +59,8 @@ describe('logging in to a MariaDB that offers TLS', () => {
         '--bind-address=127.0.0.1',
         `--socket=${socketFile()}`,
         '--user=mysql',
-        `--ssl-cert=${path.join(dir, 'cert.pem')}`,
-        `--ssl-key=${path.join(dir, 'key.pem')}`,
+        `--ssl-cert=${path.join(dir, 'db-tls', 'cert.pem')}`,
+        `--ssl-key=${path.join(dir, 'db-tls', 'key.pem')}`,
         '--skip-log-bin',
         '--innodb-buffer-pool-size=16M',
         `--log-error=${path.join(dir, 'error.log')}`,

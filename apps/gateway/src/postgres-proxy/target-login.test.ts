@@ -13,6 +13,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger';
+import { loadProxyTls } from '../db-proxy/tls';
 // The MySQL proxy's stand-in for the server answers any database proxy's questions.
 import { fakeSessions } from '../mysql-proxy/testing';
 import { loadSqlParsers } from '../sql-audit';
@@ -40,6 +41,13 @@ describe('logging in to the target PostgreSQL', () => {
       timeout: 60_000,
     });
 
+  /** psql as the cluster's superuser over its socket folder; what it printed. */
+  const psqlAsSuperuser = (args: string[]): string => {
+    const connect = ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'postgres'];
+    const argv = ['-u', 'postgres', '--', 'psql', ...connect, ...args];
+    return execFileSync('runuser', argv, { stdio: 'pipe' }).toString();
+  };
+
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-pg-auth-'));
     fs.chmodSync(dir, 0o755);
@@ -57,27 +65,9 @@ describe('logging in to the target PostgreSQL', () => {
     ]);
     // A self-signed certificate: the gateway does not verify it (no CA names it), but the
     // bytes on the wire are encrypted all the same.
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=portcullis-test-db',
-        '-keyout',
-        path.join(data, 'server.key'),
-        '-out',
-        path.join(data, 'server.crt'),
-      ],
-      { stdio: 'pipe' },
-    );
+    const made = (await loadProxyTls(dir, silentLogger))!;
+    fs.writeFileSync(path.join(data, 'server.key'), made.key);
+    fs.writeFileSync(path.join(data, 'server.crt'), made.cert);
     fs.chmodSync(path.join(data, 'server.key'), 0o600);
     execFileSync('chown', [
       'postgres',
@@ -116,28 +106,7 @@ describe('logging in to the target PostgreSQL', () => {
       "SET password_encryption = 'md5'",
       `CREATE ROLE md5_user LOGIN PASSWORD '${PASSWORD}'`,
     ];
-    for (const statement of sql) {
-      execFileSync(
-        'runuser',
-        [
-          '-u',
-          'postgres',
-          '--',
-          'psql',
-          '-h',
-          dir,
-          '-p',
-          String(port),
-          '-U',
-          'postgres',
-          '-d',
-          'postgres',
-          '-c',
-          statement,
-        ],
-        { stdio: 'pipe' },
-      );
-    }
+    for (const statement of sql) psqlAsSuperuser(['-c', statement]);
   }, 120_000);
   afterAll(() => {
     try {
@@ -179,28 +148,7 @@ describe('logging in to the target PostgreSQL', () => {
 
   /** Whether the server's backend `pid` talks TLS, as pg_stat_ssl says. */
   const backendUsesTls = (pid: number): string =>
-    execFileSync(
-      'runuser',
-      [
-        '-u',
-        'postgres',
-        '--',
-        'psql',
-        '-h',
-        dir,
-        '-p',
-        String(port),
-        '-U',
-        'postgres',
-        '-d',
-        'postgres',
-        '-Atc',
-        `SELECT ssl FROM pg_stat_ssl WHERE pid = ${pid}`,
-      ],
-      { stdio: 'pipe' },
-    )
-      .toString()
-      .trim();
+    psqlAsSuperuser(['-Atc', `SELECT ssl FROM pg_stat_ssl WHERE pid = ${pid}`]).trim();
 
   it('logs in over TLS when the server offers it, so a cleartext password is not on the wire', async () => {
     // The role's pg_hba.conf line refuses it without TLS: this login proves TLS was used.

@@ -10,7 +10,6 @@
  */
 import {
   TaskResultSchema,
-  type GatewayFeature,
   type KeyTaskStatus,
   type SshLogin,
   type TaskResult,
@@ -20,7 +19,8 @@ import { AppError } from '../../lib/app-error';
 import { newEd25519Key } from '../../lib/ed25519';
 import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
-import { liveAgents } from '../clusters/service';
+import { everyGatewayHas } from '../clusters/service';
+import { assertPinChecked } from '../sessions/host-key';
 import { teamResource } from '../resources/service';
 
 /** A gateway that has not answered in this long will not: the task counts as failed. */
@@ -107,43 +107,12 @@ async function linuxLogin(
   return { resource, login, where };
 }
 
-/** Whether every connected gateway of the cluster says it has `feature` (none: false). */
-async function everyGatewayHas(
-  ctx: AppContext,
-  networkId: number,
-  feature: GatewayFeature,
-): Promise<boolean> {
-  const agents = (await liveAgents(ctx, [networkId])).get(networkId) ?? [];
-  const able = agents.filter((a) => {
-    try {
-      return (JSON.parse(a.features) as unknown[]).includes(feature);
-    } catch {
-      return false;
-    }
-  });
-  return agents.length > 0 && able.length === agents.length;
-}
-
 /**
  * A gateway of the cluster is connected and every connected one can run the task (an older
  * gateway could not read it, and the task would only time out).
  */
 async function assertGatewayCan(ctx: AppContext, networkId: number, kind: KeyKind) {
   if (!(await everyGatewayHas(ctx, networkId, kind))) throw new AppError('AgentError');
-}
-
-/**
- * A server with a pinned host key gets a credential only through gateways that check it: an
- * older one would drop the pin unread and log in to whatever answers at the address.
- */
-export async function assertPinChecked(
-  ctx: AppContext,
-  resource: { network_id: number; host_key: string | null },
-): Promise<void> {
-  if (resource.host_key === null) return;
-  if (!(await everyGatewayHas(ctx, resource.network_id, 'host_key_pin'))) {
-    throw new AppError('GatewayUpdateRequired');
-  }
 }
 
 export async function startKeyUpload(

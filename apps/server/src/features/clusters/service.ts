@@ -6,6 +6,7 @@ import {
   HEARTBEAT_GRACE_SECONDS,
   needsUpdate,
   type Cluster,
+  type GatewayFeature,
   type GatewayPorts,
 } from '@portcullis/contract';
 import type { Selectable } from 'kysely';
@@ -44,6 +45,23 @@ export async function liveAgents(
     byNetwork.set(row.network_id, list);
   }
   return byNetwork;
+}
+
+/** Whether every connected gateway of the cluster says it has `feature` (none: false). */
+export async function everyGatewayHas(
+  ctx: AppContext,
+  networkId: number,
+  feature: GatewayFeature,
+): Promise<boolean> {
+  const agents = (await liveAgents(ctx, [networkId])).get(networkId) ?? [];
+  const able = agents.filter((a) => {
+    try {
+      return (JSON.parse(a.features) as unknown[]).includes(feature);
+    } catch {
+      return false;
+    }
+  });
+  return agents.length > 0 && able.length === agents.length;
 }
 
 function parseJson<T>(text: string, fallback: T): T {

@@ -9,7 +9,8 @@ import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { teamCluster } from '../clusters/service';
 import { isDatabase, teamResource } from './service';
-import { assertPinChecked, resourcePrivateKey } from '../autologin/service';
+import { resourcePrivateKey } from '../autologin/service';
+import { assertPinChecked } from '../sessions/host-key';
 
 /** A gateway that has not answered in this long will not: the test counts as failed. */
 const TASK_TIMEOUT_SECONDS = 60;

@@ -7,6 +7,8 @@
  */
 import type { ResolvedCode } from '@portcullis/contract';
 import type { AppContext } from '../../context';
+import { AppError } from '../../lib/app-error';
+import { everyGatewayHas } from '../clusters/service';
 
 /**
  * The fingerprint pinned for a server (undefined: none yet), read with its address in one
@@ -45,4 +47,18 @@ export async function pinHostKey(
     .where('port', '=', resource.port)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * A server with a pinned host key gets a credential only through gateways that check it: an
+ * older one would drop the pin unread and log in to whatever answers at the address.
+ */
+export async function assertPinChecked(
+  ctx: AppContext,
+  resource: { network_id: number; host_key: string | null },
+): Promise<void> {
+  if (resource.host_key === null) return;
+  if (!(await everyGatewayHas(ctx, resource.network_id, 'host_key_pin'))) {
+    throw new AppError('GatewayUpdateRequired');
+  }
 }
