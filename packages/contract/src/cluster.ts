@@ -96,6 +96,11 @@ export const AgentScriptsSchema = z.object({
   rollback: z.string(),
   uninstall: z.string(),
   latest_version: z.string(),
+  /**
+   * The server's address is plain http:// to another machine: gateways refuse it (their
+   * control channel would carry credentials in clear) unless PORTCULLIS_INSECURE_HTTP=1.
+   */
+  insecure_http: z.boolean(),
 });
 
 export const CheckUpdateSchema = z.object({

@@ -12,6 +12,7 @@ export * from './errors';
 export * from './http';
 export * from './kept-cuts';
 export * from './logs';
+export * from './loopback';
 export * from './messages';
 export * from './password';
 export * from './recording';

@@ -1,10 +1,5 @@
+import { isLoopbackHost } from '@portcullis/contract';
 import { CONTROL_PATH } from './protocol';
-
-/** A host name that can only be this machine: the control channel never leaves it. */
-export function loopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
 
 /**
  * Why a plain http:// server is refused unless it is this machine: the control channel
@@ -12,7 +7,7 @@ export function loopbackHost(hostname: string): boolean {
  */
 export function insecureServerProblem(server: string): string | null {
   const url = new URL(server);
-  if (url.protocol !== 'http:' || loopbackHost(url.hostname)) return null;
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return null;
   return (
     `--server ${url.origin} is plain http:// to another machine: the control channel would ` +
     'carry the cluster key and the targets’ passwords and keys in clear. Give an https:// ' +

@@ -115,3 +115,37 @@ describe('shared cluster detail', () => {
     SLOW,
   );
 });
+
+describe('cluster setting tab', () => {
+  const scripts = (insecure: boolean) => ({
+    install:
+      "printf 'Authorization: Bearer %s\\n' 'pck_x' | curl -fsSL -H @- 'http://10.0.0.5:8080/api/agent/install.sh' | sudo sh -s -- install",
+    update: 'u',
+    rollback: 'r',
+    uninstall: 'x',
+    latest_version: '1.0.0',
+    insecure_http: insecure,
+  });
+
+  for (const insecure of [true, false]) {
+    it(
+      `${insecure ? 'warns' : 'does not warn'} that gateways refuse the server's ${insecure ? 'plain http://' : 'https://'} address`,
+      async () => {
+        mockApi({
+          ...shellReplies(),
+          'GET /api/v1/network/3': OWN,
+          'GET /api/v1/network/3/agent_scripts': scripts(insecure),
+          'GET /api/v1/network/3/log_filters': [],
+        });
+        renderApp('/settings/cluster/3?type=settings');
+        await screen.findByText('1.0.0', {}, { timeout: 15_000 });
+        const warning = screen.queryByText("The server's address (PUBLIC_URL) is plain http://");
+        if (insecure) {
+          expect(warning).toBeInTheDocument();
+          expect(screen.getByText(/put PORTCULLIS_INSECURE_HTTP=1 after sudo/)).toBeInTheDocument();
+        } else expect(warning).toBeNull();
+      },
+      SLOW,
+    );
+  }
+});

@@ -38,6 +38,17 @@ describe('clusters', () => {
       /^printf 'Authorization: Bearer %s\\n' 'pck_[A-Za-z0-9_-]{43}' \| curl -fsSL -H @- '[^']+\/api\/agent\/install\.sh' \| sudo sh -s -- install$/,
     );
     expect(scripts.json().latest_version).toBe(PUBLISHED_GATEWAY_VERSION);
+    // A server on this machine's address: nothing to warn of. On plain http:// to another
+    // machine, gateways refuse it and the console says why.
+    expect(scripts.json().insecure_http).toBe(false);
+    const own = t.ctx.config.publicUrl;
+    t.ctx.config.publicUrl = 'http://10.0.0.5:8080';
+    try {
+      const lan = await admin.get(`/api/v1/network/${res.json().id}/agent_scripts`);
+      expect(lan.json().insecure_http).toBe(true);
+    } finally {
+      t.ctx.config.publicUrl = own;
+    }
   });
 
   it('refuses a duplicate name (any case), a blank name and one over 50 characters', async () => {

@@ -4,6 +4,7 @@
  */
 import {
   HEARTBEAT_GRACE_SECONDS,
+  isInsecureRemoteHttp,
   needsUpdate,
   type Cluster,
   type GatewayFeature,
@@ -356,5 +357,6 @@ export function agentScripts(ctx: AppContext, row: NetworkRow) {
     rollback: fetchScript('rollback'),
     uninstall: fetchScript('uninstall'),
     latest_version: PUBLISHED_GATEWAY_VERSION,
+    insecure_http: isInsecureRemoteHttp(server),
   };
 }

@@ -76,6 +76,16 @@ function AgentCard({ cluster }: { cluster: Cluster }): ReactNode {
           style={{ marginBottom: 16 }}
         />
       ) : null}
+      {scripts.data?.insecure_http ? (
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="insecure-http"
+          message={t('clusters.agent.insecureHttp')}
+          description={t('clusters.agent.insecureHttpHint')}
+          style={{ marginBottom: 16 }}
+        />
+      ) : null}
       <Descriptions
         style={{ marginBottom: 16 }}
         column={{ xs: 1, md: 2, xl: 4 }}
