@@ -5,9 +5,7 @@
  */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  return (
-    host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** A plain http:// address whose host is not this machine. */
