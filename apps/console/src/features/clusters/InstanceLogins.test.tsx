@@ -149,11 +149,21 @@ describe('login user rows', () => {
       ),
     ).toEqual({ 'Host password': true, 'Team account password': true });
     await user.click(screen.getByRole('radio', { name: 'Linux' }));
+    // Linux's own user and row first: typing the users before they land let the switch's
+    // rows overwrite them on a busy machine (a row "administrator" beside "deploy").
+    await screen.findByRole('group', { name: 'Login user root' });
+    expect(screen.getByRole('textbox', { name: 'Login users' })).toHaveValue('root');
 
     set(name, ' web ');
     set(screen.getByRole('textbox', { name: 'Inner IP' }), '10.0.*.5');
     set(screen.getByRole('textbox', { name: 'Login users' }), 'root;deploy');
-    await waitFor(() => expect(screen.getAllByRole('group')).toHaveLength(2));
+    await screen.findByRole('group', { name: 'Login user deploy' });
+    await waitFor(() =>
+      expect(screen.getAllByRole('group').map((g) => g.getAttribute('aria-label'))).toEqual([
+        'Login user root',
+        'Login user deploy',
+      ]),
+    );
     set(within(rowOf('root')).getByLabelText('Host password of root'), 'secret');
     const deployAuth = within(rowOf('deploy')).getByRole('combobox', {
       name: 'Authentication of deploy',
