@@ -28,6 +28,7 @@ import {
 import {
   addMembersTo,
   addResourcesTo,
+  clusterKey,
   createWorkgroup,
   member,
   projectResourceId,
@@ -176,9 +177,8 @@ export async function startStack(root: string): Promise<Stack> {
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const admin = await signedIn(t);
   const lab = (await admin.post('/api/v1/network', { name: 'Bench' })).json().id as number;
-  const script = (await admin.get(`/api/v1/network/${lab}/agent_scripts`)).json().install;
-  const key = /PORTCULLIS_KEY='([^']+)'/.exec(String(script))?.[1];
-  if (!key) throw new Error('no cluster key in the install script');
+  // The key the cluster's install command carries, read as every test reads it.
+  const key = await clusterKey(admin, lab);
 
   // Room for the memory test's idle shells: many concurrent handshakes and connections.
   const sshdOptions = ['MaxStartups=2000:100:4000', 'MaxSessions=50'];
