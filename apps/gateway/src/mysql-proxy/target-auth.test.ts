@@ -48,6 +48,20 @@ function greeting(nonce: Buffer, withTls = false): Buffer {
   ]);
 }
 
+/** Serves `server` on a free loopback port and logs in to it as app with `password`. */
+async function loginTo(server: net.Server, password: string): ReturnType<typeof loginTarget> {
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  return loginTarget({
+    target: { host: '127.0.0.1', port, username: 'app', password },
+    clientCaps: 0,
+    maxPacket: 0,
+    collation: 45,
+    database: '',
+  });
+}
+
 describe('target login', () => {
   it('computes a mysql_native_password scramble the server can verify', () => {
     const sha1 = (...parts: Buffer[]): Buffer => {
@@ -107,16 +121,7 @@ describe('target login', () => {
         socket.write(frame(Buffer.from([0, 0, 0, 2, 0, 0, 0]), password.seq + 1));
       })().catch(() => raw.destroy());
     });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as net.AddressInfo).port;
-    const login = await loginTarget({
-      target: { host: '127.0.0.1', port, username: 'app', password: 'tls-pass' },
-      clientCaps: 0,
-      maxPacket: 0,
-      collation: 45,
-      database: '',
-    });
+    const login = await loginTo(server, 'tls-pass');
     expect(seen).toEqual([
       'ssl request 1 32',
       'ssl flag true',
@@ -134,16 +139,7 @@ describe('target login', () => {
       raw.write(frame(greeting(Buffer.alloc(20, 0x41), true), 0));
       raw.on('data', () => undefined);
     });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as net.AddressInfo).port;
-    const refused = await loginTarget({
-      target: { host: '127.0.0.1', port, username: 'app', password: 'never-sent' },
-      clientCaps: 0,
-      maxPacket: 0,
-      collation: 45,
-      database: '',
-    }).catch((e: unknown) => e);
+    const refused = await loginTo(server, 'never-sent').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TargetLoginError);
     expect((refused as Error).message).toBe('the database closed the connection during TLS');
   }, 20_000);
@@ -173,16 +169,7 @@ describe('target login', () => {
         socket.write(frame(Buffer.from([0, 0, 0, 2, 0, 0, 0]), 6));
       })().catch(() => socket.destroy());
     });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as net.AddressInfo).port;
-    const login = await loginTarget({
-      target: { host: '127.0.0.1', port, username: 'app', password: 'long-pass' },
-      clientCaps: 0,
-      maxPacket: 0,
-      collation: 45,
-      database: '',
-    });
+    const login = await loginTo(server, 'long-pass');
     expect(seen).toEqual(['response 1', 'ask 02', 'password long-pass\0']);
     expect(login.serverVersion).toBe('8.0.36');
     login.socket.destroy();
