@@ -6,9 +6,10 @@ import net from 'node:net';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MysqlProxy } from './server';
-import { CAP, LoginReader, frame } from './packets';
+import { CAP, LoginReader, MAX_PAYLOAD, frame } from './packets';
 import {
   closedWithin,
+  direct,
   fakeSessions,
   rawLogin,
   scratchAccount,
@@ -161,14 +162,29 @@ describe('mysql proxy robustness', () => {
     expect(await closedWithin(socket, 2000)).toBe(true);
   });
 
-  it('relays a 20 MB statement split over two packets', async () => {
+  it('relays a statement of exactly 16 MiB - 1 bytes as a full packet and an empty one', async () => {
+    // The split's edge: a payload of 0xffffff bytes is sent as one full packet and an empty
+    // one numbered 1. It fits MariaDB's default max_allowed_packet (16 MiB), so MariaDB answers
+    // with a result set that proves it read the statement whole. (A statement over that limit
+    // is refused and MariaDB drops the connection, which races with its ERR even without the
+    // gateway: "server has gone away". Before, this test sent 20 MB and failed once in CI.)
+    const root = await direct();
+    const [rows] = await root.query('SELECT @@global.max_allowed_packet AS v');
+    await root.end();
+    expect(Number((rows as Array<{ v: number }>)[0]?.v)).toBeGreaterThan(MAX_PAYLOAD);
     const { socket, reader } = await rawLogin(proxy.port, 'fuzz');
-    const text = `SELECT '${'y'.repeat(20 * 1024 * 1024)}' IS NOT NULL AS ok`;
-    socket.write(frame(Buffer.concat([Buffer.from([0x03]), Buffer.from(text)]), 0));
-    // MariaDB's max_allowed_packet may refuse it (ERR) or answer (a result set): either way the
-    // proxy framed and forwarded it whole.
-    const first = await reader.next();
-    expect(first.seq).toBe(2);
+    const shell = (fill: string): string => `SELECT LENGTH('${fill}') AS n`;
+    const fill = 'y'.repeat(MAX_PAYLOAD - 1 - shell('').length);
+    const payload = Buffer.concat([Buffer.from([0x03]), Buffer.from(shell(fill))]);
+    expect(payload.length).toBe(MAX_PAYLOAD);
+    socket.write(frame(payload, 0));
+    const columns = await reader.next();
+    expect(columns.seq).toBe(2);
+    expect([...columns.payload]).toEqual([1]);
+    await reader.next(); // the column definition
+    await reader.next(); // EOF (the raw login does not ask for CLIENT_DEPRECATE_EOF)
+    const row = await reader.next();
+    expect(row.payload.subarray(1).toString()).toBe(String(fill.length));
     socket.destroy();
   });
 
