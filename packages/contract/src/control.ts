@@ -55,6 +55,12 @@ export const GATEWAY_FEATURES = [
    * gateway that says so: an older one would drop the pin unread.
    */
   'host_key_pin',
+  /**
+   * Honours a database credential's (and connectivity test's) `tls`: TLS required, and the
+   * certificate verified when asked. Such a credential goes only to a gateway that says so: an
+   * older one would drop `tls` unread and log in without TLS, or to an impostor.
+   */
+  'db_tls',
 ] as const;
 export type GatewayFeature = (typeof GATEWAY_FEATURES)[number];
 
@@ -74,6 +80,19 @@ export const HostKeyFingerprintSchema = z.string().regex(/^SHA256:[A-Za-z0-9+/]{
  */
 const PinnedHostKey = { host_key: HostKeyFingerprintSchema.optional() };
 
+/**
+ * How the gateway's own connection to a database uses TLS, when more than "TLS if the database
+ * offers it, its certificate unchecked" (absent). `require`: a database that does not offer
+ * TLS is refused before the credential is sent. `verify`: as require, and the certificate must
+ * chain to `ca` (PEM; absent: the system's trusted CAs) and name the host the gateway dials.
+ */
+export const DbTlsSchema = z.object({
+  mode: z.enum(['require', 'verify']),
+  ca: z.string().min(1).max(65536).optional(),
+});
+export type DbTls = z.infer<typeof DbTlsSchema>;
+const DatabaseTls = { tls: DbTlsSchema.optional() };
+
 /** What a connectivity test is asked to try (the credential travels for this one task only). */
 export const ConnectivityTargetSchema = z.object({
   kind: z.enum(['ssh', 'rdp', 'mysql', 'postgresql', 'mssql']),
@@ -85,6 +104,7 @@ export const ConnectivityTargetSchema = z.object({
   private_key: z.string().max(16384).optional(),
   database: z.string().max(255).optional(),
   ...PinnedHostKey,
+  ...DatabaseTls,
 });
 export type ConnectivityTarget = z.infer<typeof ConnectivityTargetSchema>;
 
@@ -189,6 +209,7 @@ export const SessionCredentialSchema = z
      */
     ask_password: z.literal(true).optional(),
     ...PinnedHostKey,
+    ...DatabaseTls,
   })
   .refine(
     (c) => [c.password, c.private_key, c.ask_password].filter((v) => v !== undefined).length === 1,

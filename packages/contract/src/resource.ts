@@ -35,6 +35,18 @@ export const HOST_PATTERN =
 /** Database names separated by ';', or '*' for all (spec 2 §5). */
 export const DATABASE_NAMES_PATTERN = /^(\*|[^;*\s]+(;[^;*\s]+)*)$/;
 
+/**
+ * How the gateway's connection to a database uses TLS (not the client's to the gateway):
+ * `prefer` TLS when the database offers it, its certificate not checked (the default);
+ * `require` refuse a database that offers no TLS; `verify` require it and check the
+ * certificate against `tls_ca` (or the system's CAs) and the database's address.
+ */
+export const DB_TLS_MODES = ['prefer', 'require', 'verify'] as const;
+export type DbTlsMode = (typeof DB_TLS_MODES)[number];
+/** CA certificates in PEM for `verify`; '' for the system's. The server checks they parse. */
+export const TLS_CA_MAX = 65536;
+const TlsCa = z.string().trim().max(TLS_CA_MAX);
+
 const Port = z.number().int().min(0).max(65535);
 const ResourceName = z.string().trim().min(1).max(100);
 
@@ -66,6 +78,8 @@ export const CreateDatabaseBodySchema = z.object({
   username: z.string().trim().min(1).max(128),
   password: z.string().min(1).max(1024),
   databases: z.string().trim().regex(DATABASE_NAMES_PATTERN),
+  tls_mode: z.enum(DB_TLS_MODES).default('prefer'),
+  tls_ca: TlsCa.default(''),
 });
 
 export const CreateResourceBodySchema = z.discriminatedUnion('os', [
@@ -82,6 +96,9 @@ export const UpdateResourceBodySchema = z
     username: z.string().trim().min(1).max(128).optional(),
     password: z.string().min(1).max(1024).optional(),
     databases: z.string().trim().regex(DATABASE_NAMES_PATTERN).optional(),
+    /** Databases only. */
+    tls_mode: z.enum(DB_TLS_MODES).optional(),
+    tls_ca: TlsCa.optional(),
     /** null: forget the server's pinned SSH host key; the next session pins the one it sees. */
     host_key: z.null().optional(),
   })
@@ -127,6 +144,9 @@ export const ResourceSchema = z.object({
    * prints it), or null until then. Databases: null.
    */
   host_key: z.string().nullable(),
+  /** Databases: how the gateway's connection to it uses TLS, and the CAs for `verify` ('' none). Servers: null. */
+  tls_mode: z.enum(DB_TLS_MODES).nullable(),
+  tls_ca: z.string().nullable(),
 });
 export type Resource = z.infer<typeof ResourceSchema>;
 

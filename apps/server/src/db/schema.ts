@@ -365,6 +365,10 @@ export interface ResourceTable {
   notice_status: Generated<number>;
   /** A server's SSH host key fingerprint, pinned at its first session (migration 021). */
   host_key: string | null;
+  /** Databases: how the gateway's connection uses TLS (contract DB_TLS_MODES; migration 022). */
+  tls_mode: Generated<string>;
+  /** Databases: CA certificates in PEM for tls_mode 'verify', '' for the system's. */
+  tls_ca: Generated<string>;
 }
 
 /** A server's login user, or a database's connect account; the secret is sealed. */

@@ -61,6 +61,8 @@ function resource(): Resource {
     status: 1,
     create_time: 1_700_000_000,
     host_key: null,
+    tls_mode: null,
+    tls_ca: null,
   };
 }
 
@@ -218,6 +220,51 @@ describe('Add Database', () => {
         port: 1433,
         username: 'sa',
         databases: 'sales;hr',
+      });
+    },
+    SLOW,
+  );
+
+  it(
+    'asks TLS to a PostgreSQL database verified against pasted CA certificates',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const { calls } = serve();
+      renderApp('/settings/cluster/3?type=rds');
+      await user.click(await screen.findByRole('button', { name: /^plus Add$/ }));
+      const panel = await findDialog('Add Database');
+      await user.click(within(panel).getByRole('combobox', { name: 'Type' }));
+      await pick('PostgreSQL');
+      expect(
+        within(panel).getByText(/uses TLS if the database offers it, without checking/),
+      ).toBeInTheDocument();
+      expect(within(panel).queryByRole('textbox', { name: 'CA certificates' })).toBeNull();
+      await user.click(within(panel).getByRole('combobox', { name: 'TLS to the database' }));
+      await pick('Required, certificate verified');
+      expect(within(panel).getByText(/signed by the CA below/)).toBeInTheDocument();
+      const ca = within(panel).getByRole('textbox', { name: 'CA certificates' });
+      set(ca, 'not a certificate');
+      expect(await within(panel).findByText(/Paste CA certificates in PEM/)).toBeInTheDocument();
+      const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
+      set(ca, `${pem}\n`);
+      set(within(panel).getByRole('textbox', { name: 'Database names' }), 'billing');
+      set(within(panel).getByRole('textbox', { name: 'Resource name' }), 'billing');
+      set(within(panel).getByRole('textbox', { name: 'IP or link' }), 'db.local');
+      set(within(panel).getByRole('textbox', { name: 'User name' }), 'app');
+      set(within(panel).getByLabelText('Password'), 'pw');
+      await user.click(within(panel).getByRole('button', { name: 'Add' }));
+      expect(await screen.findByText('Add Successfully!')).toBeInTheDocument();
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+        network_id: 3,
+        os: 'postgresql',
+        password: 'pw',
+        name: 'billing',
+        ip_address: 'db.local',
+        port: 5432,
+        username: 'app',
+        databases: 'billing',
+        tls_mode: 'verify',
+        tls_ca: pem,
       });
     },
     SLOW,

@@ -49,6 +49,8 @@ function server(overrides: Partial<Resource> = {}): Resource {
     status: 1,
     create_time: 1_700_000_000,
     host_key: null,
+    tls_mode: null,
+    tls_ca: null,
     ...overrides,
   };
 }

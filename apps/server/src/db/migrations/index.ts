@@ -24,6 +24,7 @@ import * as connectionSafeMode from './018-connection-safe-mode';
 import * as formerIdentity from './019-former-identity';
 import * as wayTerminal from './020-way-terminal';
 import * as resourceHostKey from './021-resource-host-key';
+import * as resourceDbTls from './022-resource-db-tls';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, ContextMigration> = {
   '019-former-identity': formerIdentity,
   '020-way-terminal': wayTerminal,
   '021-resource-host-key': resourceHostKey,
+  '022-resource-db-tls': resourceDbTls,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

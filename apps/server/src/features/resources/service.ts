@@ -6,6 +6,7 @@ import {
   CLUSTER_MAX_RESOURCES,
   DATABASE_OS,
   RESOURCE_TYPES,
+  type DbTlsMode,
   type Resource,
   type ResourceOs,
 } from '@portcullis/contract';
@@ -23,6 +24,7 @@ import { teamCluster } from '../clusters/service';
 import { writeEvent } from '../events/writer';
 import { rememberFormer } from '../action-logs/former-identities';
 import { cutRevokedSessions } from '../sessions/revoke-sessions';
+import { tlsColumns } from './db-tls';
 
 export type ResourceRow = Selectable<ResourceTable>;
 export type LoginRow = Selectable<ResourceLoginTable>;
@@ -59,6 +61,8 @@ export function resourceReply(row: ResourceRow, logins: LoginRow[]): Resource {
     status: row.status,
     create_time: row.created_at,
     host_key: row.host_key,
+    tls_mode: database ? (row.tls_mode as DbTlsMode) : null,
+    tls_ca: database ? row.tls_ca : null,
   };
 }
 
@@ -143,6 +147,8 @@ export async function createResource(
   const network = await teamCluster(ctx, auth, body.network_id);
   await assertRoom(ctx, auth, network.id, 1);
   const database = 'databases' in body;
+  // Checked before anything is written: a bad CA text leaves nothing behind.
+  const tls = database ? tlsColumns(body.tls_mode, body.tls_ca) : {};
   const logins = database
     ? [{ username: body.username, auth_type: 0, password: body.password }]
     : body.login_users.map((u) => ({
@@ -169,6 +175,7 @@ export async function createResource(
           instance_id: database ? '' : body.instance_id,
           flavor: database ? '' : body.flavor,
           databases: database ? body.databases : '',
+          ...tls,
           status: 1,
           created_at: nowSeconds(),
         })
@@ -222,6 +229,7 @@ export async function updateResource(
 ): Promise<Resource> {
   const row = await teamResource(ctx, auth, id);
   const database = isDatabase(row.os);
+  const tls = database ? tlsColumns(body.tls_mode, body.tls_ca) : {};
   await ctx.db
     .transaction()
     .execute(async (trx) => {
@@ -230,6 +238,7 @@ export async function updateResource(
         ...(body.ip_address !== undefined && { ip_address: body.ip_address }),
         ...(body.port !== undefined && { port: body.port }),
         ...(database && body.databases !== undefined && { databases: body.databases }),
+        ...tls,
         // A key pinned at the old address says nothing of the new one.
         ...(forgetsHostKey(row, body) && { host_key: null }),
       };

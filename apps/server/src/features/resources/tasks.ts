@@ -11,6 +11,7 @@ import { teamCluster } from '../clusters/service';
 import { isDatabase, teamResource } from './service';
 import { resourcePrivateKey } from '../autologin/service';
 import { assertPinChecked } from '../sessions/host-key';
+import { assertTlsHonoured, databaseTls } from './db-tls';
 
 /** A gateway that has not answered in this long will not: the test counts as failed. */
 const TASK_TIMEOUT_SECONDS = 60;
@@ -54,8 +55,11 @@ export async function startConnectionTest(
       resource.databases !== '*' && { database: resource.databases.split(';')[0] }),
     // A server's pinned host key (its first session's): another gets no credential.
     ...(os === 'linux' && resource.host_key !== null && { host_key: resource.host_key }),
+    // A database's TLS mode: tested as its sessions will connect.
+    ...(isDatabase(os) && databaseTls(resource) && { tls: databaseTls(resource) }),
   };
   if (os === 'linux') await assertPinChecked(ctx, resource);
+  if (isDatabase(os)) await assertTlsHonoured(ctx, resource);
   const id = await ctx.gateways.dispatch(
     auth.company.id,
     resource.network_id,

@@ -23,7 +23,7 @@ import {
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { resolveCodeWithRows } from '../codes/resolve';
-import type { LoginRow } from '../resources/service';
+import type { LoginRow, ResourceRow } from '../resources/service';
 import { ingestChunk } from '../recordings/ingest';
 import { redeemWebTerminalToken } from '../web-terminal/service';
 import { isDatabaseWay, recordAlarm, sessionPolicy } from './alarms';
@@ -132,13 +132,22 @@ function refusalOf(error: unknown): SessionRefusal {
 /** One login user's credential, for a proxy of `kind`: a resource of another is refused. */
 async function credentialFor(
   ctx: AppContext,
+  link: GatewayLink,
   resolved: ResolvedCode,
   kind: ResolvedCode['resource']['os'],
   username: string,
-  known?: LoginRow[],
+  read: { logins?: LoginRow[]; resource?: ResourceRow } = {},
 ): Promise<SessionCredential> {
   if (resolved.resource.os !== kind) throw new AppError('WrongResourceKind');
-  return sessionCredential(ctx, resolved, username, known);
+  const credential = await sessionCredential(ctx, resolved, username, read.logins, read.resource);
+  if (credential.tls !== undefined && !link.features?.includes('db_tls')) {
+    // An older gateway would drop `tls` unread and log in without it, or to an impostor.
+    throw new ExplainedRefusal(
+      'GatewayUpdateRequired',
+      'it cannot require or verify the database’s TLS',
+    );
+  }
+  return credential;
 }
 
 export function createSessionControl(getCtx: () => AppContext): SessionControl {
@@ -268,7 +277,10 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         if (m.credential_kind !== undefined) {
           // A database proxy: the resource's one connect account (login_users is empty).
           username = resolved.login_users[0] ?? '';
-          credential = await credentialFor(ctx, resolved, m.credential_kind, username, logins);
+          credential = await credentialFor(ctx, link, resolved, m.credential_kind, username, {
+            logins,
+            resource,
+          });
         }
         const grant = grants.issue(link, { resolved, username, resource, lookupsBefore });
         link.log.info(
@@ -331,7 +343,9 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
       try {
         if (!grant || grant.username !== null) throw new AppError('TunnelNotFound');
         grant.username = m.username;
-        const credential = await credentialFor(getCtx(), grant.resolved, m.kind, m.username);
+        const credential = await credentialFor(getCtx(), link, grant.resolved, m.kind, m.username, {
+          ...(grant.resource && { resource: grant.resource }),
+        });
         if (credential.host_key !== undefined && !link.features?.includes('host_key_pin')) {
           // An older gateway would drop the pin unread and log in to whatever answers.
           throw new ExplainedRefusal(

@@ -12,6 +12,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { resourcePrivateKey } from '../autologin/service';
 import type { LoginRow } from '../resources/service';
+import { databaseTls } from '../resources/db-tls';
 import { pinnedHostKey } from './host-key';
 
 const SSH_DEFAULT_PORT = 22;
@@ -33,6 +34,8 @@ export async function sessionCredential(
   username: string,
   /** The resource's login users when the caller has just read them (the code check has). */
   known?: LoginRow[],
+  /** A database's TLS columns when the caller has just read its row (the code check has). */
+  tlsRow?: { tls_mode: string; tls_ca: string },
 ): Promise<SessionCredential> {
   const os = resolved.resource.os;
   if (os !== 'linux' && !(os in DATABASE_DEFAULT_PORT)) throw new AppError('MustBeLinuxServer');
@@ -53,9 +56,11 @@ export async function sessionCredential(
   };
   // A database's connect account: its password (a database user may have none).
   if (database) {
+    const tls = databaseTls(tlsRow ?? (await tlsColumnsOf(ctx, resolved.resource.id)));
     return {
       ...address,
       password: login.secret_sealed ? ctx.sealer.open(login.secret_sealed) : '',
+      ...(tls && { tls }),
     };
   }
   const { moved, hostKey } = await pinnedHostKey(ctx, resolved.resource);
@@ -73,6 +78,20 @@ export async function sessionCredential(
   if (login.auth_type === 2) return { ...target, ask_password: true };
   // A host password never set, or no key made for the resource yet.
   throw new ExplainedRefusal('InvalidResource', 'no credential is set for this login user');
+}
+
+/** A database's TLS mode and CAs, read when the caller has not read its row. */
+async function tlsColumnsOf(
+  ctx: AppContext,
+  resourceId: number,
+): Promise<{ tls_mode: string; tls_ca: string }> {
+  const row = await ctx.db
+    .selectFrom('resource')
+    .select(['tls_mode', 'tls_ca'])
+    .where('id', '=', resourceId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('TunnelNotFound');
+  return row;
 }
 
 /** The database's connect account (the first by position), or the named login user. */

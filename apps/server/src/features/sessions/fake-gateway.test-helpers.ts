@@ -34,10 +34,10 @@ export function fakeGateway(base: string, key: string) {
     await until(() => messages.some((m) => m.request_id === id));
     return messages.find((m) => m.request_id === id) as Record<string, unknown>;
   };
-  /** Opened, greeted and welcomed. */
-  const welcomed = async () => {
+  /** Opened, greeted (with `hello`'s features: a gateway of some age) and welcomed. */
+  const welcomed = async (hello: typeof HELLO = HELLO) => {
     await opened;
-    send(HELLO);
+    send(hello);
     await until(() => messages.some((m) => m.type === 'welcome'));
   };
   return { ws, messages, opened, closed, send, reply, welcomed };

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { App, Button, Form, Input, InputNumber, Select, Space, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DATABASE_OS, type Resource } from '@portcullis/contract';
+import { DATABASE_OS, DB_TLS_MODES, type DbTlsMode, type Resource } from '@portcullis/contract';
 import { useErrorText } from '../../../shared/i18n/errors';
 import { usePanel } from '../../../shared/panel/panel-context';
 import { RightPanel } from '../../../shared/panel/RightPanel';
@@ -23,6 +23,10 @@ export interface DatabaseValues {
   username: string;
   password?: string;
   databases: string;
+  /** How the gateway's own connection to the database uses TLS. */
+  tls_mode: DbTlsMode;
+  /** CA certificates in PEM for 'verify' ('' for the system's). */
+  tls_ca: string;
 }
 
 export const DATABASE_DEFAULTS: DatabaseValues = {
@@ -32,7 +36,12 @@ export const DATABASE_DEFAULTS: DatabaseValues = {
   port: OS_DEFAULTS.mysql.port,
   username: '',
   databases: '',
+  tls_mode: 'prefer',
+  tls_ca: '',
 };
+
+/** SQL Server sessions are a later issue: its TLS is not asked yet. */
+const hasTls = (os: DatabaseOs): boolean => os !== 'mssql';
 
 export interface DatabasePanelProps {
   clusterId: number;
@@ -101,8 +110,12 @@ export function DatabaseForm({
         port: resource.port,
         username: resource.username,
         databases: resource.databases.join(';'),
+        tls_mode: resource.tls_mode ?? 'prefer',
+        tls_ca: resource.tls_ca ?? '',
       }
     : DATABASE_DEFAULTS;
+  const os = Form.useWatch('os', form) ?? initial.os;
+  const tlsMode = Form.useWatch('tls_mode', form) ?? initial.tls_mode;
 
   const onDone = (text: string) => ({
     onSuccess: () => {
@@ -119,6 +132,11 @@ export function DatabaseForm({
       port: values.port,
       username: values.username.trim(),
       databases: values.databases.trim(),
+      ...(hasTls(values.os ?? initial.os) && {
+        tls_mode: values.tls_mode,
+        // Hidden unless verify: another mode leaves the stored CAs as they are.
+        ...(values.tls_mode === 'verify' && { tls_ca: (values.tls_ca ?? '').trim() }),
+      }),
     };
     if (resource) {
       update.mutate(
@@ -177,6 +195,40 @@ export function DatabaseForm({
       >
         <Input autoComplete="off" />
       </Form.Item>
+      {hasTls(os) && (
+        <Form.Item
+          name="tls_mode"
+          label={t('clusters.database.tlsMode')}
+          extra={t(`clusters.database.tlsModeHint.${tlsMode}`)}
+        >
+          <Select<DbTlsMode>
+            options={DB_TLS_MODES.map((m) => ({
+              value: m,
+              label: t(`clusters.database.tlsModes.${m}`),
+            }))}
+          />
+        </Form.Item>
+      )}
+      {hasTls(os) && tlsMode === 'verify' && (
+        <Form.Item
+          name="tls_ca"
+          label={t('clusters.database.tlsCa')}
+          extra={t('clusters.database.tlsCaHint')}
+          rules={[
+            {
+              pattern: /^\s*(-----BEGIN CERTIFICATE-----[\s\S]*-----END CERTIFICATE-----\s*)?$/,
+              message: t('clusters.rules.tlsCa'),
+            },
+          ]}
+        >
+          <Input.TextArea
+            rows={5}
+            spellCheck={false}
+            placeholder="-----BEGIN CERTIFICATE-----"
+            style={{ fontFamily: 'monospace', fontSize: 12 }}
+          />
+        </Form.Item>
+      )}
       <Space>
         <Button onClick={() => panel.close(panelKey)}>{t('common.action.cancel')}</Button>
         <Button type="primary" htmlType="submit" loading={create.isPending || update.isPending}>
