@@ -463,6 +463,48 @@ describe('clusters', () => {
     await database.getByText('yes', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
     await picture(page, 'clusters-database-postgres-en_US');
   });
+
+  it('requires TLS of the local PostgreSQL, which offers none: its test says no until set back', async () => {
+    const { page } = admin;
+    await detail(page, 'rds');
+    const database = row(page, 'pg-local');
+    const open = async () => {
+      await database.getByRole('button', { name: 'Setting of resource pg-local' }).click();
+      return dialog(page, 'Database setting');
+    };
+    let setting = await open();
+    await setting.getByRole('combobox', { name: 'TLS to the database' }).click();
+    await option(page, 'Required, certificate verified');
+    await setting.getByText(/signed by the CA below/).waitFor();
+    await setting
+      .getByRole('textbox', { name: 'CA certificates' })
+      .fill('-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----');
+    await picture(page, 'clusters-database-tls-verify-en_US');
+    // The console lets PEM-shaped text through; the server reads it and refuses.
+    await setting.getByRole('button', { name: 'Save' }).click();
+    await expectNotice(page, 'Invalid parameter: tls_ca');
+    await setting.getByRole('combobox', { name: 'TLS to the database' }).click();
+    await option(page, 'Required');
+    await setting.getByRole('button', { name: 'Save' }).click();
+    await expectNotice(page, 'Update successfully!');
+    // The loopback PostgreSQL has ssl = off: the gateway refuses it before the password goes.
+    expect(await runTest(page, database.getByRole('button', { name: 'Test the connection' }))).toBe(
+      'disable',
+    );
+    await database.getByText('no', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    setting = await open();
+    expect(await setting.getByRole('combobox', { name: 'TLS to the database' }).isVisible()).toBe(
+      true,
+    );
+    await setting.getByText('Required', { exact: true }).waitFor();
+    await setting.getByRole('combobox', { name: 'TLS to the database' }).click();
+    await option(page, 'When the database offers it');
+    await setting.getByRole('button', { name: 'Save' }).click();
+    await expectNotice(page, 'Update successfully!');
+    expect(await runTest(page, database.getByRole('button', { name: 'Test the connection' }))).toBe(
+      'enable',
+    );
+  });
 });
 
 describe('in Chinese', () => {
@@ -510,6 +552,9 @@ describe('in Chinese', () => {
     await row(page, 'mariadb').waitFor({ timeout: UI_TIMEOUT });
     await picture(page, 'clusters-database-zh_CN');
     await row(page, 'mariadb').getByRole('button', { name: '资源 mariadb 的设置' }).click();
+    await dialog(page, '数据库设置').getByText('到数据库的 TLS').waitFor();
+    await dialog(page, '数据库设置').getByText('数据库提供时使用', { exact: true }).waitFor();
+    await picture(page, 'clusters-database-setting-zh_CN', PANEL_HEIGHT);
     await dialog(page, '数据库设置').getByRole('tab', { name: '安全设置' }).click();
     await dialog(page, '数据库设置').getByRole('switch', { name: 'SQL审批' }).waitFor();
     await picture(page, 'clusters-database-security-zh_CN');

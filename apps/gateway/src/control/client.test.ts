@@ -62,7 +62,7 @@ describe('control client', () => {
         rdp_port: 9389,
         webrdp_port: 8389,
       },
-      features: ['connectivity_test', 'scan', 'key_upload', 'key_test', 'host_key_pin'],
+      features: ['connectivity_test', 'scan', 'key_upload', 'key_test', 'host_key_pin', 'db_tls'],
     });
     expect(conn.invalid).toEqual([]);
   });

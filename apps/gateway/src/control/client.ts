@@ -39,6 +39,7 @@ export const IMPLEMENTED_FEATURES = [
   'key_upload',
   'key_test',
   'host_key_pin',
+  'db_tls',
 ] as const;
 
 export interface GatewayOptions {

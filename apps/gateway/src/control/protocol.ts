@@ -19,6 +19,7 @@ export {
 } from '@portcullis/contract';
 export type {
   ConnectivityTarget,
+  DbTls,
   GatewayMessage,
   GatewayPorts,
   RecordingChunk,

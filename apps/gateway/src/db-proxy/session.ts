@@ -15,6 +15,7 @@ import {
   type SessionRefusal,
   type SqlPolicy,
 } from '@portcullis/contract';
+import type { DbTls } from '../control/protocol';
 import type { Outcome, SessionControlApi, StartedSession } from '../control/session-requests';
 import type { Logger } from '../core/logger';
 import { logFilterMatcher, recordingSpool, type Recordings } from '../recording';
@@ -34,6 +35,8 @@ export interface DbTarget {
   port: number;
   username: string;
   password: string;
+  /** TLS on the gateway's own connection to the database (core/db-tls.ts); absent: prefer. */
+  tls?: DbTls;
 }
 
 export interface DbLogin {
@@ -222,7 +225,13 @@ export function createDbSessions(options: DbSessionsOptions): DbSessions {
       return {
         ok: true,
         resolved: resolved.resolved,
-        target: { host: c.host, port: c.port, username: c.username, password: c.password ?? '' },
+        target: {
+          host: c.host,
+          port: c.port,
+          username: c.username,
+          password: c.password ?? '',
+          ...(c.tls && { tls: c.tls }),
+        },
         begin: () => {
           const started = unused;
           unused = undefined;

@@ -5,9 +5,11 @@
  * means the same to both and is relayed byte for byte), the client's collation and database.
  *
  * TLS when the target offers it (CLIENT_SSL in its greeting: an SSLRequest, the handshake, and
- * the login inside it), as MySQL's own client does by default. The certificate is not verified
- * (a resource names no CA): TLS keeps the login and the session from anyone reading the
- * network, not from a host that pretends to be the database.
+ * the login inside it), as MySQL's own client does by default. Unless the resource's `tls`
+ * says otherwise (core/db-tls.ts) the certificate is not verified: TLS keeps the login and the
+ * session from anyone reading the network, not from a host that pretends to be the database.
+ * `require` refuses a greeting without CLIENT_SSL, and `verify` a certificate Node does not
+ * accept, both before the HandshakeResponse (user name and scramble) is sent.
  *
  * Auth plugins: mysql_native_password (SHA1 scramble) and caching_sha2_password (fast path;
  * full auth sends the password inside TLS, or, on a target without TLS, encrypted with the
@@ -20,6 +22,12 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { CAP, LoginReader, Malformed, Reader, readErr, send, type Packet } from './packets';
 import type { DbTarget } from '../db-proxy/session';
+import {
+  certificateRefused,
+  isCertificateError,
+  targetTlsOptions,
+  TLS_NOT_OFFERED,
+} from '../core/db-tls';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -169,17 +177,19 @@ export interface TargetLoginRequest {
  * Turns the connection into TLS after the greeting: the SSLRequest (the handshake response's
  * fixed 32 bytes with CLIENT_SSL, sequence 1), then the TLS handshake on the same socket.
  */
-function startTls(raw: net.Socket, head: Buffer, host: string): Promise<tls.TLSSocket> {
+function startTls(raw: net.Socket, head: Buffer, target: DbTarget): Promise<tls.TLSSocket> {
   send(raw, head, 1);
   return new Promise((resolve, reject) => {
-    const secure = tls.connect({
-      socket: raw,
-      // No CA names the database's certificate (see above); SNI only for a host name.
-      rejectUnauthorized: false,
-      ...(net.isIP(host) === 0 && { servername: host }),
-    });
+    const secure = tls.connect({ socket: raw, ...targetTlsOptions(target.host, target.tls) });
     const failed = (err: Error): void =>
-      reject(new TargetLoginError(`the database's TLS failed (${err.message})`, false));
+      reject(
+        new TargetLoginError(
+          isCertificateError(err)
+            ? certificateRefused(err)
+            : `the database's TLS failed (${err.message})`,
+          false,
+        ),
+      );
     // The login's timer destroys the connection mid-handshake, and a database may hang up:
     // either ends the TLS socket with 'close' alone, no 'error'.
     const closed = (): void =>
@@ -212,6 +222,7 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
     else caps &= ~CAP.CONNECT_WITH_DB;
     // TLS decrypts at the socket: the relay reads the same packets either way.
     const secure = (greeting.caps & CAP.SSL) !== 0;
+    if (!secure && target.tls) throw new TargetLoginError(TLS_NOT_OFFERED, false);
     if (secure) caps |= CAP.SSL;
     let plugin = greeting.plugin;
     if (plugin !== 'caching_sha2_password') plugin = 'mysql_native_password';
@@ -223,7 +234,7 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
     head[8] = request.collation;
     if (secure) {
       reader.detach();
-      socket = await startTls(socket, head, target.host);
+      socket = await startTls(socket, head, target);
       reader = new LoginReader(socket);
     }
     send(

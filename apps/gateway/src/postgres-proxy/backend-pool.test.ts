@@ -109,6 +109,25 @@ describe('the PostgreSQL backend pool', () => {
     expect(key).not.toContain('secret');
   });
 
+  it('keys a login by its TLS setting: prefer, require, verify and the CA are all apart', () => {
+    const base = {
+      host: '127.0.0.1',
+      port: 5432,
+      username: 'app',
+      password: 'secret',
+      parameters: new Map([['database', 'shop']]),
+    };
+    const keys = [
+      loginKey(base),
+      loginKey({ ...base, tls: { mode: 'require' } }),
+      loginKey({ ...base, tls: { mode: 'verify' } }),
+      loginKey({ ...base, tls: { mode: 'verify', ca: 'CA one' } }),
+      loginKey({ ...base, tls: { mode: 'verify', ca: 'CA two' } }),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(loginKey({ ...base, tls: { mode: 'verify', ca: 'CA one' } })).toBe(keys[3]);
+  });
+
   it('resets a connection given back and hands it to the same login only', async () => {
     server = await standIn('ok');
     pool = createBackendPool({ idleMs: 10_000, maxPerKey: 4, maxTotal: 8 });

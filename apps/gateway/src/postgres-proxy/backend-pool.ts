@@ -5,10 +5,10 @@
  * then runs `DISCARD ALL` on it (PostgreSQL's own reset of everything a session can leave
  * behind: settings, prepared statements, portals, temporary tables, LISTENs, advisory locks,
  * SET ROLE and SET SESSION AUTHORIZATION) and keeps it idle for a while. A later session whose
- * target, connect account, password and start-up parameters are all the same takes it instead
- * of starting a new backend, which is most of what a new connection costs. Every session is
- * still authorized, logged and audited on its own; only PostgreSQL's backend process is shared,
- * one session after another, never at once.
+ * target, connect account, password, TLS setting and start-up parameters are all the same
+ * takes it instead of starting a new backend, which is most of what a new connection costs.
+ * Every session is still authorized, logged and audited on its own; only PostgreSQL's backend
+ * process is shared, one session after another, never at once.
  *
  * A connection that is cut, breaks, errs on the reset, is mid-transaction or mid-COPY, or
  * says anything while idle is closed instead. Idle connections are closed after
@@ -18,6 +18,8 @@ import crypto from 'node:crypto';
 import type net from 'node:net';
 import { BodyReader, MessageReader, message } from './messages';
 import type { LoggedIn } from './target-login';
+import { tlsKeyParts } from '../core/db-tls';
+import type { DbTls } from '../control/protocol';
 
 export interface PoolOptions {
   /** How long a connection is kept unused; 0 turns the pool off. */
@@ -42,11 +44,19 @@ export interface LoginKey {
   password: string;
   /** The start-up parameters passed on (database, application_name, client_encoding, …). */
   parameters: Map<string, string>;
+  /**
+   * The resource's TLS setting: a connection opened under "prefer" (maybe without TLS, its
+   * certificate unchecked) must not serve a session whose resource now says `verify`.
+   */
+  tls?: DbTls;
 }
 
 /** A digest, so that no password is kept as a map key. */
 export function loginKey(login: LoginKey): string {
-  return digest([login.host, String(login.port), login.username, login.password], login.parameters);
+  return digest(
+    [login.host, String(login.port), login.username, login.password, ...tlsKeyParts(login.tls)],
+    login.parameters,
+  );
 }
 
 /** A digest of the parts and the parameters (in name order), each part NUL-terminated. */

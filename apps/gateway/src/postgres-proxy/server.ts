@@ -42,7 +42,7 @@ import {
   serverOf,
   type PoolOptions,
 } from './backend-pool';
-import { loginToTarget, TargetRefused, type LoggedIn } from './target-login';
+import { loginToTarget, TargetRefused, TargetTlsRefused, type LoggedIn } from './target-login';
 import { refusalText } from '../core/session-ended';
 
 const STARTUP_TIMEOUT_MS = 15_000;
@@ -304,6 +304,10 @@ export async function startPostgresProxy(options: PostgresProxyOptions): Promise
         { ip: clientIp, tunnel_id: resolved.tunnel_id, reason: why },
         'postgresql target login failed',
       );
+      // The resource's TLS setting is the gateway's own reason: the member hears it.
+      if (err instanceof TargetTlsRefused) {
+        return fatal(socket, '08004', `Portcullis: InvalidResource: The resource refused: ${why}`);
+      }
       return fatal(
         socket,
         '28000',

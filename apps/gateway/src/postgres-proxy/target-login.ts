@@ -6,10 +6,12 @@
  * says after AuthenticationOk and before ReadyForQuery (ParameterStatus, BackendKeyData) is
  * handed back for the client. The password lives in this function's scope only.
  *
- * The server's certificate is not verified (a resource names no CA to verify it with), and
- * the gateway answers whichever method the far end asks for: TLS keeps the password and the
- * session from anyone reading the network, not from a host that pretends to be the database
- * (it can decline TLS and ask for the password in cleartext).
+ * The resource's `tls` (core/db-tls.ts) says how far TLS is trusted. Absent, the server's
+ * certificate is not verified and the gateway answers whichever method the far end asks for:
+ * TLS keeps the password and the session from anyone reading the network, not from a host that
+ * pretends to be the database (it can decline TLS and ask for the password in cleartext).
+ * `require` refuses a server that declines TLS, and `verify` one whose certificate Node does not
+ * accept, both before the StartupMessage (the user name) and any password are sent.
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
@@ -24,6 +26,13 @@ import {
   startupPacket,
 } from './messages';
 import { saslprep } from './saslprep';
+import {
+  certificateRefused,
+  isCertificateError,
+  targetTlsOptions,
+  TLS_NOT_OFFERED,
+} from '../core/db-tls';
+import type { DbTls } from '../control/protocol';
 
 const LOGIN_TIMEOUT_MS = 15_000;
 /** PostgreSQL's default is 4096; a target asking for more than this is refused. */
@@ -37,6 +46,8 @@ export interface TargetLogin {
   password: string;
   /** Start-up parameters from the client (database, application_name, client_encoding, …). */
   parameters: Map<string, string>;
+  /** TLS towards the database; absent: prefer (see above). */
+  tls?: DbTls;
 }
 
 export interface LoggedIn {
@@ -62,6 +73,12 @@ export class TargetRefused extends Error {
     super(message);
   }
 }
+
+/**
+ * The resource's TLS setting stopped the login (no TLS offered, a certificate refused): the
+ * gateway's own words, which the member is told, unlike the database's.
+ */
+export class TargetTlsRefused extends TargetRefused {}
 
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest();
 const hmac = (key: Buffer, data: string) => crypto.createHmac('sha256', key).update(data).digest();
@@ -114,7 +131,8 @@ const ERROR_MAX = 16 * 1024;
 
 /**
  * A connection to the target, in TLS when the server takes it: resolves once the startup
- * message can be sent (the TLS handshake done, or the server said it has no TLS).
+ * message can be sent (the TLS handshake done, or the server said it has no TLS and the
+ * resource does not require it).
  */
 function connectTarget(login: TargetLogin): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
@@ -162,21 +180,21 @@ function connectTarget(login: TargetLogin): Promise<net.Socket> {
         return fail(new TargetRefused('the database answered oddly to the TLS request'));
       }
       if (answer[0] === TLS_NO) {
+        if (login.tls) return fail(new TargetTlsRefused(TLS_NOT_OFFERED));
         clearTimeout(timer);
         raw.removeListener('error', unreachable);
         return resolve(raw);
       }
-      const secure = tls.connect({
-        socket: raw,
-        // No CA names the database's certificate (see above); SNI only for a host name.
-        rejectUnauthorized: false,
-        ...(net.isIP(login.host) === 0 && { servername: login.host }),
-      });
-      secure.once('error', unreachable);
+      const secure = tls.connect({ socket: raw, ...targetTlsOptions(login.host, login.tls) });
+      const refused = (err: Error): void =>
+        isCertificateError(err)
+          ? fail(new TargetTlsRefused(certificateRefused(err)))
+          : unreachable(err);
+      secure.once('error', refused);
       secure.once('secureConnect', () => {
         clearTimeout(timer);
         raw.removeListener('error', unreachable);
-        secure.removeListener('error', unreachable);
+        secure.removeListener('error', refused);
         resolve(secure);
       });
     };

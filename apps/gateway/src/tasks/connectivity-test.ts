@@ -7,11 +7,17 @@
  *
  * The credential lives in memory for this one call. It is never logged and never part of a
  * reason: reasons are fixed words (see reasons.ts), never a server's message text.
+ *
+ * A database's `tls` (core/db-tls.ts) is honoured as a session would: under require or verify,
+ * no TLS or a refused certificate is `tls_failed`, and the drivers stop before the login. Without
+ * it the drivers connect as they always did here.
  */
+import net from 'node:net';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import ssh2, { type AnyAuthMethod } from 'ssh2';
 import type { ConnectivityTarget } from '../control/protocol';
+import { isCertificateError, targetTlsOptions } from '../core/db-tls';
 import { pinnedHostVerifier } from '../core/host-key-pin';
 import { networkReason, type FailureReason } from './reasons';
 import { tcpProbe } from './tcp-probe';
@@ -160,7 +166,40 @@ const MYSQL_REASONS: Record<string, FailureReason> = {
   ER_HOST_NOT_PRIVILEGED: 'refused',
   ER_HOST_IS_BLOCKED: 'refused',
   PROTOCOL_CONNECTION_LOST: 'protocol_error',
+  // Only with `ssl` set (a resource's tls): no CLIENT_SSL in the greeting, or the TLS handshake
+  // (the certificate included) failed.
+  HANDSHAKE_NO_SSL_SUPPORT: 'tls_failed',
+  HANDSHAKE_SSL_ERROR: 'tls_failed',
 };
+
+/**
+ * mysql2's `ssl` for a resource's tls, in its own names. It sends SNI only for a host name,
+ * and checks the certificate's names (an IP address's too) only when asked (verifyIdentity).
+ */
+function mysqlSsl(target: ConnectivityTarget): mysql.SslOptions | undefined {
+  if (!target.tls) return undefined;
+  const verify = target.tls.mode === 'verify';
+  const ca = verify ? target.tls.ca : undefined;
+  return { rejectUnauthorized: verify, verifyIdentity: verify, ...(ca !== undefined && { ca }) };
+}
+
+/**
+ * mysql2 gives Node no host to check a certificate's names against when it dials an IP
+ * address (no SNI, rightly, and no `host` either), so Node falls back to the socket's `_host`,
+ * which net sets for host names only, and then to 'localhost': a certificate for the address
+ * would always be refused. So under verify the socket is made here and told its host. Were
+ * Node to stop reading `_host`, such certificates would be refused, never let through.
+ */
+function mysqlStream(target: ConnectivityTarget): (() => net.Socket) | undefined {
+  if (target.tls?.mode !== 'verify' || net.isIP(target.host) === 0) return undefined;
+  return () => {
+    const socket = net.connect({ host: target.host, port: target.port });
+    socket.setNoDelay(true);
+    // A private field of Node's (see above), which @types/node does not declare.
+    (socket as net.Socket & { _host?: string })._host = target.host;
+    return socket;
+  };
+}
 
 /** MySQL / MariaDB: a full handshake with the user, password and database. */
 function tryMysql(target: ConnectivityTarget, timeoutMs: number): Promise<FailureReason | null> {
@@ -175,6 +214,8 @@ function tryMysql(target: ConnectivityTarget, timeoutMs: number): Promise<Failur
         password: target.password ?? '',
         database: firstDatabase(target.database),
         connectTimeout: timeoutMs + 1000,
+        ssl: mysqlSsl(target),
+        stream: mysqlStream(target),
       });
       connection.on('error', () => undefined);
       if (timedOut) connection.destroy();
@@ -204,6 +245,19 @@ const POSTGRES_REASONS: Record<string, FailureReason> = {
   '53300': 'refused', // too_many_connections
 };
 
+/**
+ * pg's words when a server answers the SSLRequest with 'N', or with anything but 'S': it gives
+ * them no code, so they are matched as written (node-postgres lib/connection.js).
+ */
+const PG_NO_TLS = new Set([
+  'The server does not support SSL connections',
+  'There was an error establishing an SSL connection',
+]);
+
+/** Whether pg failed on the resource's TLS: none offered, or the certificate refused. */
+const pgTlsFailed = (err: unknown): boolean =>
+  isCertificateError(err) || (err instanceof Error && PG_NO_TLS.has(err.message));
+
 /** PostgreSQL: connect (authentication) and `select 1`. */
 function tryPostgres(target: ConnectivityTarget, timeoutMs: number): Promise<FailureReason | null> {
   const client = new pg.Client({
@@ -215,6 +269,8 @@ function tryPostgres(target: ConnectivityTarget, timeoutMs: number): Promise<Fai
     connectionTimeoutMillis: timeoutMs + 1000,
     query_timeout: timeoutMs,
     application_name: 'portcullis-gateway',
+    // pg sends `host` and SNI by the same rules (SNI only for a host name).
+    ...(target.tls && { ssl: targetTlsOptions(target.host, target.tls) }),
   });
   client.on('error', () => undefined);
   const attempt = (async (): Promise<FailureReason | null> => {
@@ -223,6 +279,7 @@ function tryPostgres(target: ConnectivityTarget, timeoutMs: number): Promise<Fai
       await client.query('select 1');
       return null;
     } catch (err) {
+      if (target.tls && pgTlsFailed(err)) return 'tls_failed';
       const code = (err as { code?: unknown }).code;
       return (
         (typeof code === 'string' ? POSTGRES_REASONS[code] : undefined) ??

@@ -12,6 +12,11 @@ export type FailureReason =
   | 'protocol_error'
   /** The target's SSH host key is not the one pinned for the resource. */
   | 'host_key_changed'
+  /**
+   * The resource requires TLS towards the database (`tls` require or verify) and the database
+   * offers none, or its certificate was not accepted (another CA, another name, expired).
+   */
+  | 'tls_failed'
   | 'error';
 
 const NETWORK_REASONS: Record<string, FailureReason> = {

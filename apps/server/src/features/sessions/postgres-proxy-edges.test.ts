@@ -418,4 +418,35 @@ describe('the PostgreSQL proxy at its edges', () => {
       ['SELECT count(*) FROM orders', 1],
     ]);
   });
+
+  it('refuses the database under TLS required (the loopback PostgreSQL has none), telling psql why, until set back', async () => {
+    const mode = async (tls_mode: string) =>
+      expect((await admin.patch(`/api/v1/resource/${dbId}`, { tls_mode })).statusCode).toBe(200);
+    const before = (await connections()).length;
+    await mode('require');
+    try {
+      const psql = spawn(
+        'psql',
+        ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', code, '-d', SCRATCH, '-c', 'SELECT 1'],
+        { env: { ...process.env, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' } },
+      );
+      let stderr = '';
+      psql.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exit = await new Promise<number | null>((resolve) => psql.on('close', resolve));
+      expect(exit).not.toBe(0);
+      expect(stderr).toContain(
+        'Portcullis: InvalidResource: The resource refused: the database does not offer TLS, which the resource requires',
+      );
+      // No session is left online. (With a connection of the earlier setting kept, the session
+      // was opened with the code's answer, in one round trip, and is ended at once.)
+      await until(async () => (await connections()).every((c) => c.ended_at !== null));
+      expect((await connections()).length).toBeLessThanOrEqual(before + 1);
+    } finally {
+      await mode('prefer');
+    }
+    const client = connect();
+    await client.connect();
+    expect((await client.query('SELECT count(*)::int AS n FROM orders')).rows[0].n).toBe(2);
+    await client.end();
+  });
 });
