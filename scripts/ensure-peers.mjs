@@ -47,6 +47,8 @@ const PACKAGES = [
   { name: 'ansible-core', present: () => fs.existsSync('/usr/bin/ansible-inventory') },
   // The recording test checks that the stock player reads our .cast files (`asciinema cat`).
   { name: 'asciinema', present: () => fs.existsSync('/usr/bin/asciinema') },
+  // The database TLS tests make their CAs and certificates with it (the gateway its own too).
+  { name: 'openssl', present: () => fs.existsSync('/usr/bin/openssl') },
 ];
 
 const missing = PACKAGES.filter((p) => !p.present()).map((p) => p.name);
