@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger';
 import { loadProxyTls } from '../db-proxy/tls';
 import { LoginReader, frame } from './packets';
+import { mysqlGreeting } from '../test/tls-databases';
 import { cachingSha2Scramble, loginTarget, nativeScramble, TargetLoginError } from './target-auth';
 
 const sha256 = (...parts: Buffer[]): Buffer => {
@@ -28,25 +29,9 @@ afterEach(() => {
 /** CLIENT_SSL, as a greeting announces TLS. */
 const SSL_CAP = 0x800;
 
-/** HandshakeV10 announcing caching_sha2_password (layout in handshake.ts). */
-function greeting(nonce: Buffer, withTls = false): Buffer {
-  const flags = Buffer.alloc(18);
-  // PROTOCOL_41 | SECURE_CONNECTION | PLUGIN_AUTH | ..., and CLIENT_SSL when asked.
-  const caps = 0x000fa20f | (withTls ? SSL_CAP : 0);
-  flags.writeUInt16LE(caps & 0xffff, 0);
-  flags[2] = 45;
-  flags.writeUInt16LE(caps >>> 16, 5);
-  flags[7] = 21;
-  return Buffer.concat([
-    Buffer.from('\x0a8.0.36\0', 'latin1'),
-    Buffer.alloc(4),
-    nonce.subarray(0, 8),
-    Buffer.from([0]),
-    flags,
-    nonce.subarray(8),
-    Buffer.from('\0caching_sha2_password\0', 'latin1'),
-  ]);
-}
+/** A greeting announcing caching_sha2_password. */
+const greeting = (nonce: Buffer, withTls = false): Buffer =>
+  mysqlGreeting({ nonce, withTls, plugin: 'caching_sha2_password' });
 
 /** Serves `server` on a free loopback port and logs in to it as app with `password`. */
 async function loginTo(server: net.Server, password: string): ReturnType<typeof loginTarget> {

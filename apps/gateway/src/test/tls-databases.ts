@@ -99,9 +99,15 @@ export function scriptedPostgres(cert?: TestCert): Promise<ScriptedDb> {
   });
 }
 
-/** HandshakeV10 (layout in mysql-proxy/handshake.ts), CLIENT_SSL in it when TLS is offered. */
-function greeting(withTls: boolean): Buffer {
-  const nonce = Buffer.from('ABCDEFGHIJKLMNOPQRST');
+/**
+ * A scripted server's HandshakeV10 (layout in mysql-proxy/handshake.ts): CLIENT_SSL in it when
+ * TLS is offered, and the auth plugin it announces.
+ */
+export function mysqlGreeting({
+  withTls = false,
+  nonce = Buffer.from('ABCDEFGHIJKLMNOPQRST'),
+  plugin = 'mysql_native_password',
+}: { withTls?: boolean; nonce?: Buffer; plugin?: string } = {}): Buffer {
   const flags = Buffer.alloc(18);
   // PROTOCOL_41 | SECURE_CONNECTION | PLUGIN_AUTH | ..., and CLIENT_SSL when asked.
   const caps = 0x000fa20f | (withTls ? CAP.SSL : 0);
@@ -116,7 +122,7 @@ function greeting(withTls: boolean): Buffer {
     Buffer.from([0]),
     flags,
     nonce.subarray(8),
-    Buffer.from('\0mysql_native_password\0', 'latin1'),
+    Buffer.from(`\0${plugin}\0`, 'latin1'),
   ]);
 }
 
@@ -131,7 +137,7 @@ const userOf = (payload: Buffer): string =>
 export function scriptedMysql(cert?: TestCert): Promise<ScriptedDb> {
   return serve((raw, seen) => {
     void (async () => {
-      raw.write(frame(greeting(cert !== undefined), 0));
+      raw.write(frame(mysqlGreeting({ withTls: cert !== undefined }), 0));
       const plain = new LoginReader(raw);
       let request = await plain.next();
       let socket: Duplex = raw;
