@@ -475,7 +475,7 @@ describe('clusters', () => {
     let setting = await open();
     await setting.getByRole('combobox', { name: 'TLS to the database' }).click();
     await option(page, 'Required, certificate verified');
-    await setting.getByText(/signed by the CA below/).waitFor();
+    await setting.getByText(/chain up to a root CA certificate below/).waitFor();
     await setting
       .getByRole('textbox', { name: 'CA certificates' })
       .fill('-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----');

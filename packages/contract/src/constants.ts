@@ -146,3 +146,8 @@ export const MOBILE_PATTERN = /^1[34578]\d{9}$/;
 /** Team ID: 2-32 letters or digits. */
 export const TEAM_ID_PATTERN = /^[A-Za-z0-9]{2,32}$/;
 export const MFA_CODE_PATTERN = /^\d{6}$/;
+/**
+ * The most CA certificate text a database resource keeps for TLS verification (PEM): room for
+ * a cloud provider's whole bundle of regional roots (Amazon RDS's is about 160 KiB).
+ */
+export const TLS_CA_MAX = 256 * 1024;

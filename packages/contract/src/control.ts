@@ -9,6 +9,7 @@ import { z } from 'zod';
 // code.ts imports workgroup.ts, which needs the gateway ports: read from a leaf module
 // (gateway-ports.ts), and ResolvedCodeSchema read lazily (z.lazy below).
 import { ResolvedCodeSchema } from './code';
+import { TLS_CA_MAX } from './constants';
 import { GatewayPortsSchema } from './gateway-ports';
 import {
   ALARM_ACTIONS,
@@ -84,11 +85,12 @@ const PinnedHostKey = { host_key: HostKeyFingerprintSchema.optional() };
  * How the gateway's own connection to a database uses TLS, when more than "TLS if the database
  * offers it, its certificate unchecked" (absent). `require`: a database that does not offer
  * TLS is refused before the credential is sent. `verify`: as require, and the certificate must
- * chain to `ca` (PEM; absent: the system's trusted CAs) and name the host the gateway dials.
+ * chain to a root in `ca` (PEM; absent: the public CAs Node.js ships with, not the machine's
+ * own store) and name the host the gateway dials.
  */
 export const DbTlsSchema = z.object({
   mode: z.enum(['require', 'verify']),
-  ca: z.string().min(1).max(65536).optional(),
+  ca: z.string().min(1).max(TLS_CA_MAX).optional(),
 });
 export type DbTls = z.infer<typeof DbTlsSchema>;
 const DatabaseTls = { tls: DbTlsSchema.optional() };

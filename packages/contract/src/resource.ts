@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineRoute } from './http';
 import { IdParamsSchema, OkReplySchema, PageQuerySchema, pagedReply } from './common';
 import { CONFIGURATION } from './cluster';
-import { SCAN_PREFIX_MAX, SCAN_PREFIX_MIN } from './constants';
+import { SCAN_PREFIX_MAX, SCAN_PREFIX_MIN, TLS_CA_MAX } from './constants';
 import { SqlRuleSchema } from './security-mode';
 
 export const INSTANCE_OS = ['linux', 'win32'] as const;
@@ -39,12 +39,14 @@ export const DATABASE_NAMES_PATTERN = /^(\*|[^;*\s]+(;[^;*\s]+)*)$/;
  * How the gateway's connection to a database uses TLS (not the client's to the gateway):
  * `prefer` TLS when the database offers it, its certificate not checked (the default);
  * `require` refuse a database that offers no TLS; `verify` require it and check the
- * certificate against `tls_ca` (or the system's CAs) and the database's address.
+ * certificate against `tls_ca` (or the public CAs Node.js ships with) and the database's address.
  */
 export const DB_TLS_MODES = ['prefer', 'require', 'verify'] as const;
 export type DbTlsMode = (typeof DB_TLS_MODES)[number];
-/** CA certificates in PEM for `verify`; '' for the system's. The server checks they parse. */
-export const TLS_CA_MAX = 65536;
+/**
+ * CA certificates in PEM for `verify` (the chain up to a root); '' for the public CAs Node.js
+ * ships with. The server checks they parse.
+ */
 const TlsCa = z.string().trim().max(TLS_CA_MAX);
 
 const Port = z.number().int().min(0).max(65535);
@@ -78,6 +80,7 @@ export const CreateDatabaseBodySchema = z.object({
   username: z.string().trim().min(1).max(128),
   password: z.string().min(1).max(1024),
   databases: z.string().trim().regex(DATABASE_NAMES_PATTERN),
+  /** MySQL and PostgreSQL; SQL Server takes only 'prefer' (its proxy is a later issue). */
   tls_mode: z.enum(DB_TLS_MODES).default('prefer'),
   tls_ca: TlsCa.default(''),
 });

@@ -367,7 +367,7 @@ export interface ResourceTable {
   host_key: string | null;
   /** Databases: how the gateway's connection uses TLS (contract DB_TLS_MODES; migration 022). */
   tls_mode: Generated<string>;
-  /** Databases: CA certificates in PEM for tls_mode 'verify', '' for the system's. */
+  /** Databases: CA certificates in PEM for tls_mode 'verify', '' for the public CAs Node.js ships with. */
   tls_ca: Generated<string>;
 }
 

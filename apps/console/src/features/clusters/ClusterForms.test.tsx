@@ -241,7 +241,9 @@ describe('Add Database', () => {
       expect(within(panel).queryByRole('textbox', { name: 'CA certificates' })).toBeNull();
       await user.click(within(panel).getByRole('combobox', { name: 'TLS to the database' }));
       await pick('Required, certificate verified');
-      expect(within(panel).getByText(/signed by the CA below/)).toBeInTheDocument();
+      expect(
+        within(panel).getByText(/chain up to a root CA certificate below/),
+      ).toBeInTheDocument();
       const ca = within(panel).getByRole('textbox', { name: 'CA certificates' });
       set(ca, 'not a certificate');
       expect(await within(panel).findByText(/Paste CA certificates in PEM/)).toBeInTheDocument();

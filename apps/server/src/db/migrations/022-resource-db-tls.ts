@@ -1,7 +1,7 @@
 /**
  * How the gateway's own connection to a database uses TLS (contract DB_TLS_MODES): 'prefer'
  * (TLS when offered, certificate unchecked: what every database did before), 'require' or
- * 'verify', and the CA certificates in PEM that 'verify' checks against ('' for the system's).
+ * 'verify', and the CA certificates in PEM that 'verify' checks against ('' for the public CAs Node.js ships with).
  * Servers keep the defaults, unread.
  */
 import type { Kysely } from 'kysely';

@@ -101,6 +101,40 @@ describe('database TLS mode', () => {
     expect(changed.json()).toMatchObject({ tls_mode: 'require', tls_ca: CA });
   });
 
+  it('takes only prefer for SQL Server, whose sessions nothing would hold to more', async () => {
+    const body = {
+      network_id: lab,
+      name: 'erp',
+      ip_address: '127.0.0.1',
+      os: 'mssql',
+      port: 1433,
+      username: 'sa',
+      password: 'x',
+      databases: '*',
+    };
+    const refused = await admin.post('/api/v1/resource', { ...body, tls_mode: 'require' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'InvalidParameter', field: 'tls_mode' });
+    const made = await admin.post('/api/v1/resource', { ...body, tls_mode: 'prefer' });
+    expect(made.json()).toMatchObject({ tls_mode: 'prefer' });
+    const changed = await admin.patch(`/api/v1/resource/${made.json().id}`, { tls_mode: 'verify' });
+    expect(changed.json()).toMatchObject({ code: 'InvalidParameter', field: 'tls_mode' });
+  });
+
+  it('forgets the last connectivity test when the TLS setting changes', async () => {
+    const result = async () => (await resource(dbId)).extension.data[0].test_result as unknown;
+    await t.ctx.db
+      .updateTable('resource_login')
+      .set({ test_result: 'enable' })
+      .where('resource_id', '=', dbId)
+      .execute();
+    await admin.patch(`/api/v1/resource/${dbId}`, { name: 'orders-db' });
+    expect(await result()).toBe('enable');
+    await admin.patch(`/api/v1/resource/${dbId}`, { tls_mode: 'require' });
+    expect(await result()).toBeNull();
+    await admin.patch(`/api/v1/resource/${dbId}`, { tls_mode: 'prefer' });
+  });
+
   it('refuses CA text that is not certificates, writing nothing', async () => {
     const before = await resource(dbId);
     for (const bad of [

@@ -4,15 +4,23 @@
  * that the CA certificates an administrator pasted are certificates.
  */
 import crypto from 'node:crypto';
-import type { DbTls, DbTlsMode } from '@portcullis/contract';
+import { TLS_CA_MAX, type DbTls, type DbTlsMode } from '@portcullis/contract';
 import { AppError } from '../../lib/app-error';
 import { everyGatewayHas } from '../clusters/service';
 import type { AppContext } from '../../context';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
+/** The database kinds whose proxies honour the setting (SQL Server's is a later issue). */
+const WITH_TLS_SETTING = new Set(['mysql', 'postgresql']);
+
 /** What a credential carries for the mode: nothing for 'prefer' (what every gateway does). */
-export function databaseTls(row: { tls_mode: string; tls_ca: string }): DbTls | undefined {
+export function databaseTls(row: {
+  os: string;
+  tls_mode: string;
+  tls_ca: string;
+}): DbTls | undefined {
+  if (!WITH_TLS_SETTING.has(row.os)) return undefined;
   if (row.tls_mode === 'require') return { mode: 'require' };
   if (row.tls_mode === 'verify') return { mode: 'verify', ...(row.tls_ca && { ca: row.tls_ca }) };
   return undefined;
@@ -34,17 +42,26 @@ export function checkedTlsCa(text: string): string {
       return false;
     }
   };
-  if (blocks.length === 0 || rest !== '' || !blocks.every(parses)) {
+  const kept = blocks.join('\n');
+  // The blocks rejoined one per line may outgrow text that had none between them.
+  if (blocks.length === 0 || rest !== '' || !blocks.every(parses) || kept.length > TLS_CA_MAX) {
     throw new AppError('InvalidParameter', { field: 'tls_ca' }, { field: 'tls_ca' });
   }
-  return blocks.join('\n');
+  return kept;
 }
 
-/** The columns a create or update writes, for a database (servers keep the defaults). */
+/**
+ * The columns a create or update writes, for a database (servers keep the defaults). SQL
+ * Server takes only 'prefer': nothing would enforce more.
+ */
 export function tlsColumns(
+  os: string,
   mode: DbTlsMode | undefined,
   ca: string | undefined,
 ): { tls_mode?: DbTlsMode; tls_ca?: string } {
+  if (mode !== undefined && mode !== 'prefer' && !WITH_TLS_SETTING.has(os)) {
+    throw new AppError('InvalidParameter', { field: 'tls_mode' }, { field: 'tls_mode' });
+  }
   return {
     ...(mode !== undefined && { tls_mode: mode }),
     ...(ca !== undefined && { tls_ca: checkedTlsCa(ca) }),
@@ -57,9 +74,9 @@ export function tlsColumns(
  */
 export async function assertTlsHonoured(
   ctx: AppContext,
-  resource: { network_id: number; tls_mode: string },
+  resource: { network_id: number; os: string; tls_mode: string; tls_ca: string },
 ): Promise<void> {
-  if (resource.tls_mode === 'prefer') return;
+  if (databaseTls(resource) === undefined) return;
   if (!(await everyGatewayHas(ctx, resource.network_id, 'db_tls'))) {
     throw new AppError('GatewayUpdateRequired');
   }

@@ -148,7 +148,7 @@ export async function createResource(
   await assertRoom(ctx, auth, network.id, 1);
   const database = 'databases' in body;
   // Checked before anything is written: a bad CA text leaves nothing behind.
-  const tls = database ? tlsColumns(body.tls_mode, body.tls_ca) : {};
+  const tls = database ? tlsColumns(body.os, body.tls_mode, body.tls_ca) : {};
   const logins = database
     ? [{ username: body.username, auth_type: 0, password: body.password }]
     : body.login_users.map((u) => ({
@@ -229,7 +229,11 @@ export async function updateResource(
 ): Promise<Resource> {
   const row = await teamResource(ctx, auth, id);
   const database = isDatabase(row.os);
-  const tls = database ? tlsColumns(body.tls_mode, body.tls_ca) : {};
+  const tls = database ? tlsColumns(row.os, body.tls_mode, body.tls_ca) : {};
+  // The last connectivity test said nothing of another way of connecting.
+  const tlsChanged =
+    (tls.tls_mode !== undefined && tls.tls_mode !== row.tls_mode) ||
+    (tls.tls_ca !== undefined && tls.tls_ca !== row.tls_ca);
   await ctx.db
     .transaction()
     .execute(async (trx) => {
@@ -246,7 +250,7 @@ export async function updateResource(
       if (Object.keys(columns).length > 0) {
         await trx.updateTable('resource').set(columns).where('id', '=', row.id).execute();
       }
-      if (database && (body.username !== undefined || body.password !== undefined)) {
+      if (database && (body.username !== undefined || body.password !== undefined || tlsChanged)) {
         await trx
           .updateTable('resource_login')
           .set({

@@ -56,7 +56,8 @@ export async function sessionCredential(
   };
   // A database's connect account: its password (a database user may have none).
   if (database) {
-    const tls = databaseTls(tlsRow ?? (await tlsColumnsOf(ctx, resolved.resource.id)));
+    const columns = tlsRow ?? (await tlsColumnsOf(ctx, resolved.resource.id));
+    const tls = databaseTls({ os, ...columns });
     return {
       ...address,
       password: login.secret_sealed ? ctx.sealer.open(login.secret_sealed) : '',

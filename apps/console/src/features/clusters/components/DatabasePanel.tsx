@@ -25,7 +25,7 @@ export interface DatabaseValues {
   databases: string;
   /** How the gateway's own connection to the database uses TLS. */
   tls_mode: DbTlsMode;
-  /** CA certificates in PEM for 'verify' ('' for the system's). */
+  /** CA certificates in PEM for 'verify' ('' for the public CAs Node.js ships with). */
   tls_ca: string;
 }
 
