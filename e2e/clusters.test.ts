@@ -504,6 +504,15 @@ describe('clusters', () => {
     expect(await runTest(page, database.getByRole('button', { name: 'Test the connection' }))).toBe(
       'enable',
     );
+    // The system log says who changed it, each way.
+    await page.goto('/system/log?type=clusterLogs');
+    const events = page.getByRole('row').filter({ hasText: 'pg-local' });
+    await events
+      .filter({ hasText: 'Set database TLS: required' })
+      .first()
+      .waitFor({ timeout: UI_TIMEOUT });
+    await events.filter({ hasText: 'Set database TLS: when the database offers it' }).waitFor();
+    await picture(page, 'system-log-database-tls-en_US');
   });
 });
 

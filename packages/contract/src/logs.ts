@@ -59,6 +59,13 @@ export const CLUSTER_EVENTS = [
   ...RESOURCE_TYPES.flatMap((r) => [`add${r}`, `delete${r}`]),
   /** An administrator forgot a server's pinned SSH host key (the next session pins anew). */
   'forgetHostKey',
+  /**
+   * An administrator set a database's TLS to the gateway (prefer, require or verify, by the
+   * event's name), or changed the CA certificates it verifies against.
+   */
+  'databaseTlsPrefer',
+  'databaseTlsRequire',
+  'databaseTlsVerify',
   'shareNet',
   'cancelShareNet',
   'returnNet',

@@ -135,6 +135,26 @@ describe('database TLS mode', () => {
     await admin.patch(`/api/v1/resource/${dbId}`, { tls_mode: 'prefer' });
   });
 
+  it('writes who changed the setting to the system log, once per change', async () => {
+    const events = () =>
+      t.ctx.db
+        .selectFrom('event_log')
+        .select(['event', 'account', 'net_name', 'resource_name'])
+        .where('event', 'like', 'databaseTls%')
+        .orderBy('id')
+        .execute();
+    const before = (await events()).length;
+    await admin.patch(`/api/v1/resource/${dbId}`, { tls_mode: 'verify', tls_ca: CA });
+    await admin.patch(`/api/v1/resource/${dbId}`, { tls_mode: 'verify', tls_ca: CA });
+    await admin.patch(`/api/v1/resource/${dbId}`, { tls_mode: 'prefer' });
+    const written = (await events()).slice(before);
+    const row = { account: 'admin@demo.local', net_name: 'Lab', resource_name: 'orders-db' };
+    expect(written).toEqual([
+      { event: 'databaseTlsVerify', ...row },
+      { event: 'databaseTlsPrefer', ...row },
+    ]);
+  });
+
   it('refuses CA text that is not certificates, writing nothing', async () => {
     const before = await resource(dbId);
     for (const bad of [

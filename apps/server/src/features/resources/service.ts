@@ -27,6 +27,12 @@ import { cutRevokedSessions } from '../sessions/revoke-sessions';
 import { tlsColumns } from './db-tls';
 
 export type ResourceRow = Selectable<ResourceTable>;
+
+const TLS_EVENTS = {
+  prefer: 'databaseTlsPrefer',
+  require: 'databaseTlsRequire',
+  verify: 'databaseTlsVerify',
+} as const satisfies Record<DbTlsMode, string>;
 export type LoginRow = Selectable<ResourceLoginTable>;
 type CreateBody = z.output<typeof CreateResourceBodySchema>;
 type UpdateBody = z.output<typeof UpdateResourceBodySchema>;
@@ -293,6 +299,14 @@ export async function updateResource(
         throw new AppError('ResourceNameExist');
       throw error;
     });
+  if (tlsChanged) {
+    // Who lowered or raised the trust in a database's connection, or changed its CAs.
+    const mode = tls.tls_mode ?? (row.tls_mode as DbTlsMode);
+    await writeEvent(ctx, auth, 'cluster', TLS_EVENTS[mode], {
+      net_name: (await teamCluster(ctx, auth, row.network_id)).name,
+      resource_name: body.name ?? row.name,
+    });
+  }
   if (body.host_key === null && row.host_key !== null) {
     await writeEvent(ctx, auth, 'cluster', 'forgetHostKey', {
       net_name: (await teamCluster(ctx, auth, row.network_id)).name,
