@@ -178,9 +178,13 @@ const MYSQL_REASONS: Record<string, FailureReason> = {
  */
 function mysqlSsl(target: ConnectivityTarget): mysql.SslOptions | undefined {
   if (!target.tls) return undefined;
-  const verify = target.tls.mode === 'verify';
-  const ca = verify ? target.tls.ca : undefined;
-  return { rejectUnauthorized: verify, verifyIdentity: verify, ...(ca !== undefined && { ca }) };
+  // The proxies' own rules (core/db-tls.ts): checked, with the resource's CAs, only under verify.
+  const { rejectUnauthorized: verify, ca } = targetTlsOptions(target.host, target.tls);
+  return {
+    rejectUnauthorized: verify,
+    verifyIdentity: verify,
+    ...(typeof ca === 'string' && { ca }),
+  };
 }
 
 /**

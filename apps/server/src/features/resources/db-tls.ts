@@ -6,8 +6,6 @@
 import crypto from 'node:crypto';
 import { TLS_CA_MAX, type DbTls, type DbTlsMode } from '@portcullis/contract';
 import { AppError } from '../../lib/app-error';
-import { everyGatewayHas } from '../clusters/service';
-import type { AppContext } from '../../context';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
@@ -66,18 +64,4 @@ export function tlsColumns(
     ...(mode !== undefined && { tls_mode: mode }),
     ...(ca !== undefined && { tls_ca: checkedTlsCa(ca) }),
   };
-}
-
-/**
- * A database whose TLS is required or verified gets its credential only through gateways that
- * honour it: an older one would drop `tls` unread and log in without it.
- */
-export async function assertTlsHonoured(
-  ctx: AppContext,
-  resource: { network_id: number; os: string; tls_mode: string; tls_ca: string },
-): Promise<void> {
-  if (databaseTls(resource) === undefined) return;
-  if (!(await everyGatewayHas(ctx, resource.network_id, 'db_tls'))) {
-    throw new AppError('GatewayUpdateRequired');
-  }
 }

@@ -10,8 +10,8 @@ import type { AuthContext } from '../../plugins/app/auth';
 import { teamCluster } from '../clusters/service';
 import { isDatabase, teamResource } from './service';
 import { resourcePrivateKey } from '../autologin/service';
-import { assertPinChecked } from '../sessions/host-key';
-import { assertTlsHonoured, databaseTls } from './db-tls';
+import { assertGatewaysHonour } from '../sessions/credential-features';
+import { databaseTls } from './db-tls';
 
 /** A gateway that has not answered in this long will not: the test counts as failed. */
 const TASK_TIMEOUT_SECONDS = 60;
@@ -40,6 +40,7 @@ export async function startConnectionTest(
   const login = username ? logins.find((l) => l.username === username) : logins[0];
   if (!login) throw new AppError('InvalidParameter', { field: 'username' }, { field: 'username' });
   const os = resource.os as ResourceOs;
+  const tls = databaseTls(resource);
   const target: ConnectivityTarget = {
     kind: KIND[os],
     host: resource.ip_address,
@@ -56,10 +57,9 @@ export async function startConnectionTest(
     // A server's pinned host key (its first session's): another gets no credential.
     ...(os === 'linux' && resource.host_key !== null && { host_key: resource.host_key }),
     // A database's TLS mode: tested as its sessions will connect.
-    ...(isDatabase(os) && databaseTls(resource) && { tls: databaseTls(resource) }),
+    ...(tls && { tls }),
   };
-  if (os === 'linux') await assertPinChecked(ctx, resource);
-  if (isDatabase(os)) await assertTlsHonoured(ctx, resource);
+  await assertGatewaysHonour(ctx, resource.network_id, target);
   const id = await ctx.gateways.dispatch(
     auth.company.id,
     resource.network_id,

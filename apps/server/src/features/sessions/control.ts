@@ -24,6 +24,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { resolveCodeWithRows } from '../codes/resolve';
 import type { LoginRow, ResourceRow } from '../resources/service';
+import { unhonouredField } from './credential-features';
 import { ingestChunk } from '../recordings/ingest';
 import { redeemWebTerminalToken } from '../web-terminal/service';
 import { isDatabaseWay, recordAlarm, sessionPolicy } from './alarms';
@@ -140,13 +141,8 @@ async function credentialFor(
 ): Promise<SessionCredential> {
   if (resolved.resource.os !== kind) throw new AppError('WrongResourceKind');
   const credential = await sessionCredential(ctx, resolved, username, read.logins, read.resource);
-  if (credential.tls !== undefined && !link.features?.includes('db_tls')) {
-    // An older gateway would drop `tls` unread and log in without it, or to an impostor.
-    throw new ExplainedRefusal(
-      'GatewayUpdateRequired',
-      'it cannot require or verify the database’s TLS',
-    );
-  }
+  const unhonoured = unhonouredField(credential, (f) => link.features?.includes(f) ?? false);
+  if (unhonoured) throw new ExplainedRefusal('GatewayUpdateRequired', unhonoured.explanation);
   return credential;
 }
 
@@ -346,13 +342,6 @@ export function createSessionControl(getCtx: () => AppContext): SessionControl {
         const credential = await credentialFor(getCtx(), link, grant.resolved, m.kind, m.username, {
           ...(grant.resource && { resource: grant.resource }),
         });
-        if (credential.host_key !== undefined && !link.features?.includes('host_key_pin')) {
-          // An older gateway would drop the pin unread and log in to whatever answers.
-          throw new ExplainedRefusal(
-            'GatewayUpdateRequired',
-            'it cannot check the server’s pinned host key',
-          );
-        }
         link.send({ v, type: 'session_credential_result', request_id: m.request_id, credential });
       } catch (error) {
         if (grant) grants.spend(m.grant);

@@ -7,8 +7,7 @@
  */
 import type { ResolvedCode } from '@portcullis/contract';
 import type { AppContext } from '../../context';
-import { AppError } from '../../lib/app-error';
-import { everyGatewayHas } from '../clusters/service';
+import { assertGatewaysHonour } from './credential-features';
 
 /**
  * The fingerprint pinned for a server (undefined: none yet), read with its address in one
@@ -58,7 +57,5 @@ export async function assertPinChecked(
   resource: { network_id: number; host_key: string | null },
 ): Promise<void> {
   if (resource.host_key === null) return;
-  if (!(await everyGatewayHas(ctx, resource.network_id, 'host_key_pin'))) {
-    throw new AppError('GatewayUpdateRequired');
-  }
+  await assertGatewaysHonour(ctx, resource.network_id, { host_key: resource.host_key });
 }
