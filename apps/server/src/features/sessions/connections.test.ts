@@ -247,6 +247,83 @@ describe('online connections with a real gateway, sshd and OpenSSH clients', () 
     erin = { ...erin, client: await signedIn(t, 'erin@demo.local', 'Member#Pass1') };
   });
 
+  /** As hold(), by keyboard-interactive with the code (for members without a key here). */
+  const holdAnswering = (c: string): Held => ({
+    done: run(
+      'ssh',
+      [...client.options('keyboard-interactive'), '-p', String(port), `${c}@127.0.0.1`, 'sleep 60'],
+      { timeoutMs: 70_000, env: client.askpass(c) },
+    ).then((r) => ({ ...r, at: Date.now() })),
+  });
+
+  /** A member who reaches the workgroup only through a team group, her code, a held session. */
+  const heldThroughGroup = async (name: string) => {
+    const gail = await member(t, `${name}@demo.local`);
+    const made = await admin.post('/api/v1/group', { name });
+    expect(made.statusCode, made.body).toBe(200);
+    const group = made.json().id as number;
+    const joined = await admin.post(`/api/v1/group/members/${group}`, { members: [gail.id] });
+    expect(joined.statusCode, joined.body).toBe(200);
+    const given = await admin.post(`/api/v1/project/groups/${wg}`, { group_ids: [group] });
+    expect(given.statusCode, given.body).toBe(200);
+    const res = await gail.client.post('/api/tunnel', { project_resource_id: web });
+    expect(res.statusCode, res.body).toBe(200);
+    const own = res.json() as { id: number; code: string };
+    const held = holdAnswering(own.code);
+    await online(1);
+    return { gail, group, own, held };
+  };
+  const codeStatus = async (id: number) =>
+    (
+      await t.ctx.db
+        .selectFrom('tunnel')
+        .select('status')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).status;
+
+  // These three used to leave the session open and the code enabled: only the next code check
+  // asked again (revocation looked at workgroup membership alone).
+  it('cuts the sessions of a member taken out of the group that gave her the workgroup', async () => {
+    const { gail, group, own, held } = await heldThroughGroup('gail');
+    const cutAt = Date.now();
+    const res = await admin.request('DELETE', `/api/v1/group/members/${group}`, {
+      members: [gail.id],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await exitsSoon(held, cutAt);
+    await online(0);
+    expect(await codeStatus(own.id)).toBe('disable');
+  });
+
+  it('cuts the sessions of the members of a deleted group', async () => {
+    const { group, own, held } = await heldThroughGroup('hana');
+    const cutAt = Date.now();
+    const res = await admin.request('DELETE', `/api/group/${group}`);
+    expect(res.statusCode, res.body).toBe(200);
+    await exitsSoon(held, cutAt);
+    await online(0);
+    expect(await codeStatus(own.id)).toBe('disable');
+  });
+
+  it('cuts the sessions of an administrator made an ordinary member', async () => {
+    // Ivan is in no workgroup: as a team administrator he reaches them all.
+    const ivan = await member(t, 'ivan@demo.local', 1);
+    const res = await ivan.client.post('/api/tunnel', { project_resource_id: web });
+    expect(res.statusCode, res.body).toBe(200);
+    const own = res.json() as { id: number; code: string };
+    const held = holdAnswering(own.code);
+    await online(1);
+    const cutAt = Date.now();
+    const demoted = await admin.patch(`/api/v1/account/${ivan.id}`, { is_admin: 0 });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    await exitsSoon(held, cutAt);
+    await online(0);
+    expect(await codeStatus(own.id)).toBe('disable');
+    // Erin's code, on the same workgroup as a member, is untouched.
+    expect(await codeStatus(code.id)).toBe('enable');
+  });
+
   // Codes go by cascade with what they belong to; their sessions used to stay open, since
   // revocation looked for sessions through their codes.
   it('cuts the sessions on a resource removed from the workgroup', async () => {

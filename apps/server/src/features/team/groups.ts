@@ -10,6 +10,7 @@ import { containsText } from '../../lib/sql';
 import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { writeEvent } from '../events/writer';
+import { disableLostCodes, workgroupsOfGroup } from '../workgroups/revoke';
 import { memberReply } from './members';
 
 /** Two requests racing past the checks below meet the unique index; the loser is told why. */
@@ -148,10 +149,13 @@ export async function updateGroup(
 
 export async function deleteGroup(ctx: AppContext, auth: AuthContext, id: number): Promise<void> {
   const row = await groupRow(ctx, auth, id);
+  const workgroups = await workgroupsOfGroup(ctx, row.id);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('group_member').where('group_id', '=', row.id).execute();
     await trx.deleteFrom('team_group').where('id', '=', row.id).execute();
   });
+  // Its members reached those workgroups through it (unless they still do another way).
+  await disableLostCodes(ctx, workgroups);
   await writeEvent(ctx, auth, 'team', 'deleteGroup', { group: row.name });
 }
 
@@ -232,6 +236,7 @@ export async function removeGroupMembers(
     .where('group_id', '=', group.id)
     .where('account_id', 'in', ids)
     .execute();
+  await disableLostCodes(ctx, await workgroupsOfGroup(ctx, group.id));
   for (const r of rows)
     await writeEvent(ctx, auth, 'team', 'deleteGroupMember', {
       group: group.name,

@@ -3,7 +3,7 @@
  * welcome mail to set a password), change name or role, set a password, enable or disable,
  * delete, reset MFA. Disabling or deleting ends the member's sessions at once.
  */
-import { type Member } from '@portcullis/contract';
+import { Role, type Member } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import type { AccountRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -15,6 +15,7 @@ import { sendPasswordLink } from '../auth/recovery';
 import { writeEvent } from '../events/writer';
 import { rememberFormer } from '../action-logs/former-identities';
 import { cutRevokedSessions } from '../sessions/revoke-sessions';
+import { disableLostCodes, workgroupsWithCodesOf } from '../workgroups/revoke';
 
 export function memberReply(row: AccountRow): Member {
   return {
@@ -144,6 +145,9 @@ export async function updateMember(
     await endAccountSessions(ctx, target.id);
   // ...and a disabled member's open server sessions end at their gateways.
   if (change.status === true) await cutRevokedSessions(ctx);
+  // An administrator reaches every workgroup; one no longer keeps only what membership gives.
+  if (target.is_admin === Role.Admin && set.is_admin !== undefined && set.is_admin !== Role.Admin)
+    await disableLostCodes(ctx, await workgroupsWithCodesOf(ctx, target.id));
 
   if (change.status !== undefined && change.status !== (target.status !== 0)) {
     await writeEvent(ctx, auth, 'team', change.status ? 'disableUser' : 'enableUser', {

@@ -1,8 +1,8 @@
 /**
  * Revocation is live (ARCHITECTURE.md): when a member stops reaching a workgroup (removed from
- * it, or its group taken away), their codes on its resources are disabled at once. The gateway's
- * code check asks the same question again for each session, which also covers changes made
- * elsewhere (a member leaving a group, losing the administrator role).
+ * it, its group taken away from it, taken out of that group or the group deleted, or no longer
+ * a team administrator), their codes on its resources are disabled at once and their open
+ * sessions there cut. The gateway's code check asks the same question again for each session.
  */
 import { Role } from '@portcullis/contract';
 import type { AppContext } from '../../context';
@@ -91,4 +91,27 @@ export async function disableLostCodes(ctx: AppContext, projectIds: number[]): P
     .execute();
   // Their open sessions on those resources end with the codes.
   await cutRevokedSessions(ctx);
+}
+
+/** The workgroups a team group gives access to (whose members lose it with the group). */
+export async function workgroupsOfGroup(ctx: AppContext, groupId: number): Promise<number[]> {
+  const rows = await ctx.db
+    .selectFrom('project_group')
+    .select('project_id')
+    .where('group_id', '=', groupId)
+    .execute();
+  return rows.map((r) => r.project_id);
+}
+
+/** The workgroups on whose resources the account holds live codes. */
+export async function workgroupsWithCodesOf(ctx: AppContext, accountId: number): Promise<number[]> {
+  const rows = await ctx.db
+    .selectFrom('tunnel')
+    .innerJoin('project_resource', 'project_resource.id', 'tunnel.project_resource_id')
+    .select('project_resource.project_id')
+    .distinct()
+    .where('tunnel.account_id', '=', accountId)
+    .where('tunnel.status', '=', 'enable')
+    .execute();
+  return rows.map((r) => r.project_id);
 }
