@@ -11,6 +11,7 @@
  * others still run. BENCH_WEB_PEERS=wetty,shellinabox (default both; `none` for neither).
  */
 import WebSocket from 'ws';
+import { WEB_TERMINAL_ACK_BYTES } from '@portcullis/contract';
 import { median, quantile, say, sleep } from './lib/proc';
 import type { Stack } from './lib/stack';
 import {
@@ -51,9 +52,20 @@ async function openPortcullis(stack: Stack): Promise<Terminal> {
   let listener: (data: Buffer | string) => void = () => undefined;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the web terminal did not get ready')), 30_000);
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', token, cols: 120, rows: 40 })));
+    // As the console: it acknowledges output (here at once, as it draws nothing).
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ type: 'auth', token, cols: 120, rows: 40, ack: true })),
+    );
+    let unacked = 0;
     ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (isBinary) return listener(data);
+      if (isBinary) {
+        unacked += data.length;
+        if (unacked >= WEB_TERMINAL_ACK_BYTES) {
+          ws.send(JSON.stringify({ type: 'ack', bytes: unacked }));
+          unacked = 0;
+        }
+        return listener(data);
+      }
       const message = JSON.parse(data.toString()) as { type: string };
       if (message.type === 'ready') {
         clearTimeout(timer);

@@ -242,6 +242,38 @@ describe('the web terminal', () => {
     await waitForNoticesGone(page);
     await screenshot(page, 'instance-host-key-forgotten');
   });
+  it('draws an output flood to its end, and Ctrl-C stops one at once', async () => {
+    const page = member.page;
+    await page.goto(`/operation/workgroup/${workgroupId}?type=ecs`);
+    const row = page.getByRole('row').filter({ hasText: 'sshd-1' });
+    await row.getByRole('button', { name: 'Connect to sshd-1' }).click({ timeout: UI_TIMEOUT });
+    await page.getByRole('button', { name: 'Open web terminal' }).click({ timeout: UI_TIMEOUT });
+    const terminal = page.getByRole('region', { name: 'Web terminal' });
+    const rows = async () => (await terminal.locator('.xterm-rows').textContent()) ?? '';
+    await expect.poll(rows, { timeout: UI_TIMEOUT }).toMatch(/[$#]\s*$/m);
+    await terminal.locator('.xterm-helper-textarea').focus();
+    // 13 MB of output: the gateway sends 512 KiB ahead of what xterm.js has drawn, so it
+    // comes to its end only if the page acknowledges what it draws.
+    await page.keyboard.type('head -c 10000000 /dev/zero | base64; echo flood-$((20+22))-done');
+    await page.keyboard.press('Enter');
+    await expect.poll(rows, { timeout: 60_000 }).toContain('flood-42-done');
+    // An endless one, stopped: the terminal answers the next command.
+    await page.keyboard.type('yes flood-line');
+    await page.keyboard.press('Enter');
+    await expect.poll(rows, { timeout: UI_TIMEOUT }).toContain('flood-line');
+    await page.keyboard.press('Control+C');
+    await page.keyboard.type('clear; echo after-$((40+2))');
+    await page.keyboard.press('Enter');
+    await expect.poll(rows, { timeout: UI_TIMEOUT }).toContain('after-42');
+    await screenshot(page, 'web-terminal-after-flood');
+    await page.keyboard.type('exit');
+    await page.keyboard.press('Enter');
+    await page
+      .getByText(/The session ended/)
+      .first()
+      .waitFor({ timeout: UI_TIMEOUT });
+  });
+
   it('tells the member, in the terminal, that the server showed another host key', async () => {
     await e2e.ctx.db
       .updateTable('resource')

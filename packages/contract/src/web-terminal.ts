@@ -16,6 +16,18 @@ export const WEB_TERMINAL_TOKEN_TTL_SECONDS = 60;
 /** The path of the gateway's terminal WebSocket. */
 export const WEB_TERMINAL_PATH = '/terminal';
 
+/**
+ * Flow control up to the screen: a browser that says `ack: true` in its auth message reports
+ * the output bytes its terminal has drawn (`ack` messages, at least every
+ * {@link WEB_TERMINAL_ACK_BYTES}), and the gateway keeps at most
+ * {@link WEB_TERMINAL_WINDOW_BYTES} of output sent but not yet drawn. So an output flood
+ * (`cat /dev/urandom`) waits at the target instead of queueing in the browser, whose terminal
+ * then answers Ctrl-C at once. Without `ack`, only the WebSocket's own buffer holds the gateway
+ * back (the browser's network stack takes everything it is sent).
+ */
+export const WEB_TERMINAL_ACK_BYTES = 64 * 1024;
+export const WEB_TERMINAL_WINDOW_BYTES = 512 * 1024;
+
 export const WebTerminalTokenBodySchema = z.object({
   project_resource_id: z.number().int().positive(),
 });
@@ -36,8 +48,22 @@ const Size = {
 
 /** Browser → gateway text frames. */
 export const WebTerminalClientMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('auth'), token: z.string().min(1).max(128), ...Size }),
+  z.object({
+    type: z.literal('auth'),
+    token: z.string().min(1).max(128),
+    ...Size,
+    ack: z.boolean().optional(),
+  }),
   z.object({ type: z.literal('resize'), ...Size }),
+  /** Output bytes the browser's terminal has drawn since its last ack. */
+  z.object({
+    type: z.literal('ack'),
+    bytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31),
+  }),
 ]);
 export type WebTerminalClientMessage = z.infer<typeof WebTerminalClientMessageSchema>;
 

@@ -11,13 +11,15 @@
  * recording starts after the login), {@link PASSWORD_TRIES} tries, as the SSH proxy does.
  *
  * Flow control: output is read from the target only while the WebSocket's send buffer is
- * below HIGH_WATER, so a flood (`cat /dev/urandom`) slows the target instead of filling the
- * gateway's memory or freezing the browser; input pauses the socket while the target's
- * window is full.
+ * below HIGH_WATER and, for a browser that acknowledges what its terminal drew (the console
+ * does), while less than WEB_TERMINAL_WINDOW_BYTES of it is undrawn; so a flood
+ * (`cat /dev/urandom`) slows the target instead of filling the gateway's memory or the
+ * browser's queue. Input pauses the socket while the target's window is full.
  */
 import {
   formatError,
   LOG_FILTER_HIDDEN,
+  WEB_TERMINAL_WINDOW_BYTES,
   WebTerminalClientMessageSchema,
   type WebTerminalClientMessage,
   type WebTerminalServerMessage,
@@ -51,6 +53,8 @@ const AUTH_TIMEOUT_MS = 10_000;
 const PASSWORD_TIMEOUT_MS = 55_000;
 const HIGH_WATER = 1024 * 1024;
 const LOW_WATER = 256 * 1024;
+/** Output resumes once the browser has drawn all but this much. */
+const UNDRAWN_LOW = WEB_TERMINAL_WINDOW_BYTES / 2;
 const TERM = 'xterm-256color';
 
 /** WebSocket close codes (the JSON `closed` frame before them says why in words). */
@@ -99,6 +103,11 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
   let filter: CommandFilter | undefined;
   let connectionId: number | undefined;
   let unregister: (() => void) | undefined;
+  /** Whether the browser acknowledges drawn output, and how much it has not drawn yet. */
+  let acks = false;
+  let undrawn = 0;
+  /** Called when the browser has drawn more or the socket drained (set by relay()). */
+  let roomMade = (): void => undefined;
 
   const sendJson = (message: WebTerminalServerMessage): void => {
     if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
@@ -142,8 +151,10 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
 
   const relay = (opened: ClientChannel): void => {
     let paused = false;
-    const drained = (): void => {
-      if (paused && ws.bufferedAmount < LOW_WATER) {
+    const full = (): boolean =>
+      ws.bufferedAmount > HIGH_WATER || (acks && undrawn > WEB_TERMINAL_WINDOW_BYTES);
+    roomMade = (): void => {
+      if (paused && ws.bufferedAmount < LOW_WATER && (!acks || undrawn <= UNDRAWN_LOW)) {
         paused = false;
         opened.resume();
       }
@@ -151,8 +162,9 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
     // The bytes go to the browser first; the recording and the filter look at them after.
     const forward = (data: Buffer): void => {
       if (ws.readyState === WebSocket.OPEN) {
-        ws.send(data, { binary: true }, drained);
-        if (!paused && ws.bufferedAmount > HIGH_WATER) {
+        undrawn += data.length;
+        ws.send(data, { binary: true }, () => roomMade());
+        if (!paused && full()) {
           paused = true;
           opened.pause();
         }
@@ -302,6 +314,7 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
         return refuse('InvalidParameter', 'The first message must carry the token');
       state = 'opening';
       clearTimeout(authTimer);
+      acks = message.ack === true;
       open(message).catch((err: unknown) => {
         logger.error({ err }, 'web terminal failed unexpectedly');
         finish('UnknowError', 'The terminal could not be opened', CLOSE_FAILED);
@@ -329,7 +342,11 @@ export function handleTerminal(ws: WebSocket, clientIp: string, deps: TerminalDe
       return;
     }
     const message = parse(data);
-    if (message?.type === 'resize') {
+    if (message?.type === 'ack') {
+      // Prompts and notices the gateway wrote itself are drawn too: never below nothing.
+      undrawn = Math.max(0, undrawn - message.bytes);
+      roomMade();
+    } else if (message?.type === 'resize') {
       channel.setWindow(message.rows, message.cols, 0, 0);
       tap?.resize(message.cols, message.rows);
     }

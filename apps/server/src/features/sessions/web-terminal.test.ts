@@ -8,7 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { LOG_FILTER_HIDDEN, type WebTerminalServerMessage } from '@portcullis/contract';
+import {
+  LOG_FILTER_HIDDEN,
+  WEB_TERMINAL_WINDOW_BYTES,
+  type WebTerminalServerMessage,
+} from '@portcullis/contract';
 import { startGateway, type Gateway } from '../../../../gateway/src/control/client';
 import { startSshd, type SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
 import { createTestApp, signedIn, type TestApp, type TestClient } from '../../test/harness';
@@ -36,20 +40,31 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 10_000): Prom
 interface Terminal {
   ws: WebSocket;
   output(): string;
+  /** Output bytes received so far. */
+  received(): number;
   messages: WebTerminalServerMessage[];
   closed: Promise<{ code: number; reason: string }>;
   type(text: string): void;
 }
 
-function openTerminal(url: string, token: string, size = { cols: 80, rows: 24 }): Terminal {
+/** `auth`: more of the auth message (`ack: true`, as the console sends). */
+function openTerminal(
+  url: string,
+  token: string,
+  size = { cols: 80, rows: 24 },
+  auth: { ack?: boolean } = {},
+): Terminal {
   const ws = new WebSocket(url);
   const decoder = new TextDecoder();
   let text = '';
+  let received = 0;
   const messages: WebTerminalServerMessage[] = [];
-  ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', token, ...size })));
+  ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', token, ...size, ...auth })));
   ws.on('message', (data: Buffer, isBinary: boolean) => {
-    if (isBinary) text += decoder.decode(data, { stream: true });
-    else messages.push(JSON.parse(data.toString()) as WebTerminalServerMessage);
+    if (isBinary) {
+      received += data.length;
+      text += decoder.decode(data, { stream: true });
+    } else messages.push(JSON.parse(data.toString()) as WebTerminalServerMessage);
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
@@ -57,6 +72,7 @@ function openTerminal(url: string, token: string, size = { cols: 80, rows: 24 })
   return {
     ws,
     output: () => text,
+    received: () => received,
     messages,
     closed,
     type: (input) => ws.send(Buffer.from(input), { binary: true }),
@@ -266,6 +282,38 @@ describe('the web terminal with a real gateway and sshd', () => {
     term.ws.resume();
     await until(() => /FLOW-END\r?\n/.test(term.output().slice(-200)), 30_000);
     expect(fs.existsSync(done)).toBe(true);
+    fs.rmSync(done, { force: true });
+    term.ws.close();
+    await term.closed;
+  });
+
+  it('keeps at most a window of output undrawn for a browser that says what it drew', async () => {
+    const issued = (await token()).json() as { token: string; url: string };
+    const term = openTerminal(issued.url, issued.token, undefined, { ack: true });
+    await until(() => term.messages.some((m) => m.type === 'ready'));
+    const done = path.join(os.tmpdir(), `pc-ack-${process.pid}-${Date.now()}`);
+    term.type(`head -c 20000000 /dev/zero | base64 -w 0; touch ${done}; echo; echo ACK-END\r`);
+    // This browser reads everything it is sent (its socket is not paused) but draws nothing:
+    // the gateway stops at the window, and the target's SSH window stops the command.
+    await until(() => term.received() > WEB_TERMINAL_WINDOW_BYTES / 2);
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(term.received()).toBeLessThan(WEB_TERMINAL_WINDOW_BYTES + 128 * 1024);
+    expect(fs.existsSync(done)).toBe(false);
+    // It draws what it has, acknowledging as the console does: the rest comes through.
+    let acked = 0;
+    const drawing = setInterval(() => {
+      const bytes = term.received() - acked;
+      if (bytes <= 0) return;
+      acked += bytes;
+      term.ws.send(JSON.stringify({ type: 'ack', bytes }));
+    }, 20);
+    try {
+      await until(() => /ACK-END\r?\n/.test(term.output().slice(-200)), 60_000);
+    } finally {
+      clearInterval(drawing);
+    }
+    expect(fs.existsSync(done)).toBe(true);
+    expect(term.received()).toBeGreaterThan(20_000_000);
     fs.rmSync(done, { force: true });
     term.ws.close();
     await term.closed;

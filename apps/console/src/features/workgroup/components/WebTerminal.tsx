@@ -3,7 +3,9 @@
  * the gateway's terminal WebSocket, and renders the shell with xterm.js, the only place terminal
  * output (untrusted) is drawn. The terminal follows the panel's size (fit addon + resize
  * message), input and output are UTF-8 bytes, and a message says why the session ended: the
- * gateway's catalogue codes (the end, and a cut's reason) in the reader's language.
+ * gateway's catalogue codes (the end, and a cut's reason) in the reader's language. Output is
+ * acknowledged as xterm.js draws it (contract WEB_TERMINAL_ACK_BYTES), so that a flood waits at
+ * the target rather than in this page, and Ctrl-C stops it at once.
  * Loaded lazily: xterm.js is only fetched by members who open a terminal.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
@@ -13,6 +15,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import {
+  WEB_TERMINAL_ACK_BYTES,
   WebTerminalServerMessageSchema,
   type WebTerminalServerMessage,
   type WebTerminalTokenReply,
@@ -65,13 +68,22 @@ function Session({
     const send = (message: object) => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
     };
+    // Bytes received since the last ack; the ack goes once xterm.js has drawn them.
+    let undrawn = 0;
+    const draw = (data: Uint8Array): void => {
+      undrawn += data.length;
+      if (undrawn < WEB_TERMINAL_ACK_BYTES) return term.write(data);
+      const bytes = undrawn;
+      undrawn = 0;
+      term.write(data, () => send({ type: 'ack', bytes }));
+    };
     ws.onopen = () => {
-      send({ type: 'auth', token: ticket.token, cols: term.cols, rows: term.rows });
+      send({ type: 'auth', token: ticket.token, cols: term.cols, rows: term.rows, ack: true });
       // A login user with its own password is asked for it here, before the session is ready.
       term.focus();
     };
     ws.onmessage = (event: MessageEvent<ArrayBuffer | string>) => {
-      if (typeof event.data !== 'string') return term.write(new Uint8Array(event.data));
+      if (typeof event.data !== 'string') return draw(new Uint8Array(event.data));
       const message = parse(event.data);
       if (message?.type === 'ready') {
         onStatus({ kind: 'open' });
