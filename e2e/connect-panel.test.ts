@@ -139,6 +139,9 @@ describe('Connect panel', () => {
     await panel.getByText(command, { exact: true }).waitFor();
     await panel.getByText(code?.code ?? '-', { exact: true }).waitFor();
     await picture(page, 'connect-panel-en_US');
+    // A copy says so (spec 1 §8); before, only the button's own tick did.
+    await panel.getByRole('button', { name: 'Copy' }).last().click();
+    await page.getByText('Copy successfully!').waitFor({ timeout: UI_TIMEOUT });
 
     // The full-page terminal opens in its own tab and fills the window.
     const [tab] = await Promise.all([

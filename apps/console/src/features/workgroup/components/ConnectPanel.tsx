@@ -222,10 +222,13 @@ function DefaultUserChoice({ resource }: { resource: ProjectResource }): ReactNo
   );
 }
 
+/** A value with a copy button; a copy says so (spec 1 §8: copy notices). */
 function Copyable({ text, code = false }: { text: string; code?: boolean }): ReactNode {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
   return (
     <Typography.Text
-      copyable={{ text }}
+      copyable={{ text, onCopy: () => void message.success(t('messages.copySuccess')) }}
       code={code}
       className={code ? 'pc-connect-command' : 'pc-break-all'}
     >
