@@ -1,6 +1,6 @@
 // The stock `mysql` command-line client (MariaDB's, as installed) through the proxy: plain,
-// over TLS with a self-signed certificate, a temporary authorization's cleartext password, and
-// a refusal's text on its standard error.
+// over TLS with a self-signed certificate, a temporary authorization's password (with no
+// option, with and without TLS), and a refusal's text on its standard error.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -91,44 +91,90 @@ describe('mysql proxy with the mysql CLI', () => {
     ]);
   });
 
-  // MariaDB's client says the option is obsolete (it always allows cleartext); MySQL's needs it.
-  it('takes a temporary authorization password with --enable-cleartext-plugin', async () => {
-    const { stdout } = await run(
+  /** The client as a member runs it for a temporary authorization: user, password, a query. */
+  const asTemporary = (port: number, password: string, args: string[]) =>
+    run(
       'mysql',
       [
-        '-h',
-        '127.0.0.1',
-        '-P',
-        String(secured.port),
-        '--ssl',
-        '--enable-cleartext-plugin',
-        '-u',
-        'clitmp',
-        '-ppw-for-cli',
-        '--batch',
-        '-e',
-        'select 3 as n',
+        ...['-h', '127.0.0.1', '-P', String(port), ...args],
+        ...['-u', 'clitmp', `-p${password}`, '--batch', '-e', 'select 3 as n'],
       ],
       { timeout: 20_000 },
     );
-    expect(stdout).toMatch(/(^|\n)n\n3\n$/);
+  const failure = (err: { stderr?: string }) => ({ stderr: err.stderr ?? String(err) });
+  const passwordsSince = (seen: number) =>
+    fake.authorized.slice(seen).map((a) => [a.code, a.password]);
+  /** The gateway logged its logins and refusals, and never a temporary password. */
+  const expectNoPasswordLogged = () => {
+    expect(logs.lines.length).toBeGreaterThan(0);
+    for (const secret of ['pw-for-cli', 'not-the-password']) {
+      expect(logs.lines.join('\n')).not.toContain(secret);
+    }
+  };
+
+  it('takes a temporary authorization’s password with no option, without TLS and over TLS', async () => {
+    // As the member runs it, with no option (MariaDB's client asks for TLS by default); then
+    // without TLS, to a gateway with no certificate at all and to one that has one: the
+    // password comes encrypted with the gateway's RSA key; then inside TLS asked for.
+    const runs: [MysqlProxy, string[], boolean | undefined][] = [
+      [secured, [], undefined],
+      [plain, ['--skip-ssl'], false],
+      [secured, ['--skip-ssl'], false],
+      [secured, ['--ssl'], true],
+    ];
+    for (const [proxy, args, tls] of runs) {
+      const { stdout } = await asTemporary(proxy.port, 'pw-for-cli', args);
+      expect(stdout).toMatch(/(^|\n)n\n3\n$/);
+      if (tls !== undefined) expect(relayed().at(-1)?.tls).toBe(tls);
+    }
+    // MariaDB's client with its default TLS setting, to a gateway that offers no TLS, goes on
+    // without it yet sends the password in clear (it trusts its setting, not the connection):
+    // refused, and the password is not used.
+    const seen = fake.authorized.length;
+    const refused = await asTemporary(plain.port, 'pw-for-cli', []).catch(failure);
+    expect(refused.stderr).toMatch(/ERROR 1045 \(28000\): Portcullis: .*\(TlsRequired\)/);
+    expect(passwordsSince(seen)).toEqual([['clitmp', undefined]]);
+    // A client set to begin with caching_sha2_password: MariaDB's sends no reply to a nonce
+    // made for another plugin, and is switched like the others.
+    for (const tlsArg of ['--skip-ssl', '--ssl']) {
+      const { stdout } = await asTemporary(secured.port, 'pw-for-cli', [
+        tlsArg,
+        '--default-auth=caching_sha2_password',
+      ]);
+      expect(stdout).toMatch(/(^|\n)n\n3\n$/);
+    }
+    expectNoPasswordLogged();
   });
 
-  it('refuses a temporary authorization without TLS, before its password is sent', async () => {
+  it('refuses a wrong temporary password with PasswordError, with and without TLS', async () => {
+    for (const args of [['--skip-ssl'], ['--ssl']]) {
+      const seen = fake.authorized.length;
+      const refused = await asTemporary(secured.port, 'not-the-password', args).catch(failure);
+      expect(refused.stderr).toMatch(
+        /ERROR 1045 \(28000\): Portcullis: Incorrect team ID, account or password \(PasswordError\)/,
+      );
+      expect(passwordsSince(seen)).toEqual([
+        ['clitmp', undefined],
+        ['clitmp', 'not-the-password'],
+      ]);
+    }
+    expectNoPasswordLogged();
+  });
+
+  it('takes mysql_clear_password when the client chooses it, over TLS only', async () => {
+    const clear = '--default-auth=mysql_clear_password';
+    const { stdout } = await asTemporary(secured.port, 'pw-for-cli', ['--ssl', clear]);
+    expect(stdout).toMatch(/(^|\n)n\n3\n$/);
+    // Without TLS the password already crossed the network; it is not used.
     const seen = fake.authorized.length;
-    const refused = await mysqlCli(secured.port, 'clitmp', [
-      '--skip-ssl',
-      '--enable-cleartext-plugin',
-      '-e',
-      'select 3 as n',
-    ]).catch((err: { stderr: string }) => err);
-    expect('stderr' in refused && refused.stderr).toMatch(
+    const refused = await asTemporary(secured.port, 'pw-for-cli', ['--skip-ssl', clear]).catch(
+      failure,
+    );
+    expect(refused.stderr).toMatch(
       /ERROR 1045 \(28000\): Portcullis: A temporary authorization needs TLS for its password; connect with TLS \(--ssl or --ssl-mode=REQUIRED\) \(TlsRequired\)/,
     );
-    // Asked once, without a password: the client was never switched to send it.
-    expect(fake.authorized.slice(seen).map((a) => [a.code, a.password])).toEqual([
-      ['clitmp', undefined],
-    ]);
+    expect(passwordsSince(seen)).toEqual([['clitmp', undefined]]);
+    expectNoPasswordLogged();
   });
 
   it('prints a refusal and a blocked statement', async () => {

@@ -22,7 +22,10 @@ let proxy: MysqlProxy;
 let db: string;
 const fuzzAccount = scratchAccount('f');
 // The fuzz user may only read the scratch database: random commands cannot harm MariaDB.
-const fake = fakeSessions({ fuzz: { target: fuzzAccount } });
+const fake = fakeSessions({
+  fuzz: { target: fuzzAccount },
+  fuzztmp: { target: fuzzAccount, password: 'fuzz-secret' },
+});
 
 beforeAll(async () => {
   stack = await startProxyStack({
@@ -110,7 +113,96 @@ async function hostile(i: number): Promise<void> {
   if (!closed) socket.destroy();
 }
 
+/** A random answer in a temporary authorization's password exchange. */
+function randomAuthReply(): Buffer {
+  const kinds = [
+    () => crypto.randomBytes(32), // a scramble
+    () => Buffer.from([0x02]), // a public key request
+    () => crypto.randomBytes(256), // an encrypted password (with no key)
+    () => crypto.randomBytes(crypto.randomInt(600)),
+    () => Buffer.alloc(0),
+  ];
+  return (kinds[crypto.randomInt(kinds.length)] as () => Buffer)();
+}
+
+/**
+ * One hostile temporary-authorization login: after the switch to caching_sha2_password, random
+ * answers, in order or not. Resolves when the proxy closed the connection (or after a while).
+ */
+async function hostilePassword(): Promise<void> {
+  const socket = net.connect(proxy.port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  const reader = new LoginReader(socket);
+  try {
+    await reader.next();
+    socket.write(frame(loginPayload('fuzztmp'), 1));
+    let packet = await reader.next();
+    for (let n = 0; n < 4 && packet.payload[0] !== 0xff; n++) {
+      const seq = crypto.randomInt(5) === 0 ? crypto.randomInt(256) : packet.seq + 1;
+      socket.write(frame(randomAuthReply(), seq));
+      packet = await reader.next();
+    }
+  } catch {
+    // The proxy closing on us is the expected answer.
+  }
+  const closed = await closedWithin(socket, 300);
+  if (!closed) socket.destroy();
+}
+
 describe('mysql proxy robustness', () => {
+  it('switches a temporary authorization to caching_sha2_password with a fresh nonce', async () => {
+    const socket = net.connect(proxy.port, '127.0.0.1');
+    const reader = new LoginReader(socket);
+    const greeting = (await reader.next()).payload;
+    socket.write(frame(loginPayload('fuzztmp'), 1));
+    const first = await reader.next();
+    // AuthSwitchRequest: 0xfe / "caching_sha2_password\0" / nonce[20] / 0x00, as MySQL sends it
+    // (MariaDB's client refuses a nonce of any other length).
+    expect(first.seq).toBe(2);
+    const name = Buffer.from('caching_sha2_password\0');
+    expect(first.payload[0]).toBe(0xfe);
+    expect(first.payload.subarray(1, 1 + name.length)).toEqual(name);
+    const nonce = first.payload.subarray(1 + name.length);
+    expect(nonce.length).toBe(21);
+    expect(nonce.indexOf(0)).toBe(20);
+    expect(greeting.includes(nonce.subarray(0, 8))).toBe(false);
+    // Its scramble gets "perform full authentication" (the gateway holds no cache to check it).
+    socket.write(frame(crypto.randomBytes(32), 3));
+    const more = await reader.next();
+    expect([more.seq, ...more.payload]).toEqual([4, 0x01, 0x04]);
+    // Without TLS: the public key on request, in PEM.
+    socket.write(frame(Buffer.from([0x02]), 5));
+    const key = await reader.next();
+    expect(key.seq).toBe(6);
+    expect(key.payload[0]).toBe(0x01);
+    expect(key.payload.subarray(1).toString()).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
+    // A password in clear here is not one the gateway takes without TLS.
+    socket.write(frame(Buffer.from('fuzz-secret\0'), 7));
+    const refused = await reader.next();
+    expect(refused.payload[0]).toBe(0xff);
+    expect(refused.payload.subarray(9).toString()).toMatch(/\(TlsRequired\)$/);
+    expect(await closedWithin(socket, 1000)).toBe(true);
+    expect(fake.authorized.filter((a) => a.code === 'fuzztmp' && a.password)).toEqual([]);
+  });
+
+  it('survives random answers in the password exchange', async () => {
+    for (let batch = 0; batch < 4; batch++) {
+      await Promise.all(Array.from({ length: 25 }, () => hostilePassword()));
+    }
+    // Random bytes never decrypt to the password: no login got through.
+    expect(fake.started.filter((s) => s.code === 'fuzztmp')).toEqual([]);
+    const conn = await mysql.createConnection({
+      host: '127.0.0.1',
+      port: proxy.port,
+      user: 'fuzztmp',
+      password: 'fuzz-secret',
+      database: db,
+    });
+    const [rows] = await conn.query('SELECT COUNT(*) AS n FROM t');
+    expect(rows).toEqual([{ n: 0 }]);
+    await conn.end();
+  });
+
   it('survives random and mutated packets on many connections', async () => {
     for (let batch = 0; batch < 10; batch++) {
       await Promise.all(Array.from({ length: 30 }, (_, i) => hostile(batch * 30 + i)));

@@ -5,12 +5,13 @@
  * code; the gateway does not check the password of a normal code (the code is the secret), so
  * whatever the client's auth plugin sent is ignored.
  *
- * A temporary authorization has a real password: server.ts then asks for it with an
- * AuthSwitchRequest to `mysql_clear_password` (askClearPassword). Clients must allow that
- * plugin: the mysql CLI with `--enable-cleartext-plugin`; mysql2 with
- * `authPlugins: { mysql_clear_password: () => () => Buffer.from(password + '\0') }`. The
- * password crosses the network as typed, so server.ts asks for it only on a TLS connection
- * (`--ssl`; without TLS the login is refused with `TlsRequired`).
+ * A temporary authorization has a real password: server.ts then asks for it as a MySQL 8
+ * server asks a caching_sha2_password account's (client-password.ts: an AuthSwitchRequest to
+ * caching_sha2_password, then full authentication). Stock clients need no option: `mysql -u
+ * USER -p` and the member types the one-time password; mysql2 with its defaults. Over TLS the
+ * client sends the password as typed (inside TLS); without TLS it encrypts it with the
+ * gateway's RSA public key, which it asks for. A client that names mysql_clear_password itself
+ * is taken at its word over TLS only (`TlsRequired` otherwise, as for any password in clear).
  *
  * Limits: only 4.1 clients (CLIENT_PROTOCOL_41) are accepted; no compression. The connection
  * id in the greeting is the gateway's own (random, high), not the target's thread id, which is
@@ -21,17 +22,7 @@ import crypto from 'node:crypto';
 import type net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
-import {
-  CAP,
-  ER,
-  LoginReader,
-  Malformed,
-  Reader,
-  STATUS,
-  authSwitchPayload,
-  send,
-  type Packet,
-} from './packets';
+import { CAP, ER, LoginReader, Malformed, Reader, STATUS, send, type Packet } from './packets';
 
 export const SERVER_VERSION = '5.7.0-Portcullis';
 /** utf8mb4_general_ci: what the greeting announces; the client's own choice is passed on. */
@@ -80,10 +71,19 @@ export interface ClientLogin {
   tls: boolean;
   /** The connection id the greeting gave the client (what its Ctrl-C will ask to kill). */
   connectionId: number;
+  /** The greeting's 20-byte scramble (the nonce a first caching_sha2_password reply answers). */
+  nonce: Buffer;
+  /** The auth plugin the HandshakeResponse names ('' for none). */
+  authPlugin: string;
+  /**
+   * What that plugin sent: a scramble, or with mysql_clear_password the password itself (a
+   * secret: read by client-password.ts only, never logged).
+   */
+  authData: Buffer;
 }
 
 /** A scramble like a real server's: 20 printable bytes, never NUL (part 2 is NUL-terminated). */
-function scramble(): Buffer {
+export function scramble(): Buffer {
   const raw = crypto.randomBytes(20);
   for (let i = 0; i < raw.length; i++) raw[i] = 0x21 + ((raw[i] as number) % 94);
   return raw;
@@ -136,6 +136,8 @@ function parseResponse(payload: Buffer): {
   collation: number;
   username: string;
   database: string;
+  authPlugin: string;
+  authData: Buffer;
 } {
   const r = new Reader(payload);
   const caps = r.u32();
@@ -144,12 +146,14 @@ function parseResponse(payload: Buffer): {
   const collation = r.u8();
   r.skip(23);
   const username = r.nulString().toString('utf8');
-  if (caps & CAP.PLUGIN_AUTH_LENENC_CLIENT_DATA) r.skip(r.lenenc());
-  else if (caps & CAP.SECURE_CONNECTION) r.skip(r.u8());
-  else r.nulString();
+  let authData: Buffer;
+  if (caps & CAP.PLUGIN_AUTH_LENENC_CLIENT_DATA) authData = r.bytes(r.lenenc());
+  else if (caps & CAP.SECURE_CONNECTION) authData = r.bytes(r.u8());
+  else authData = r.nulString();
   const database = caps & CAP.CONNECT_WITH_DB && r.left > 0 ? r.nulString().toString('utf8') : '';
-  // The auth plugin name and connection attributes are not needed: no password is checked here.
-  return { caps, maxPacket, collation, username, database };
+  const authPlugin = caps & CAP.PLUGIN_AUTH && r.left > 0 ? r.nulString().toString('latin1') : '';
+  // Connection attributes are not needed.
+  return { caps, maxPacket, collation, username, database, authPlugin, authData };
 }
 
 function expectSeq(packet: Packet, seq: number): void {
@@ -166,7 +170,8 @@ export async function readClientLogin(
   const caps = OFFERED_CAPS | (secureContext ? CAP.SSL : 0);
   let reader = new LoginReader(socket);
   let stream: Duplex = socket;
-  send(socket, greeting(scramble(), caps, connectionId), 0);
+  const nonce = scramble();
+  send(socket, greeting(nonce, caps, connectionId), 0);
   let packet = await reader.next();
   expectSeq(packet, 1);
   let secure = false;
@@ -202,22 +207,8 @@ export async function readClientLogin(
     seq: packet.seq,
     tls: secure,
     connectionId,
+    nonce,
+    authPlugin: response.authPlugin,
+    authData: response.authData,
   };
-}
-
-/**
- * Asks a temporary authorization's password in clear (AuthSwitchRequest to
- * mysql_clear_password); the client answers string<NUL> password. Updates `login.seq`. Call it
- * only when `login.tls`: the password is sent as typed.
- */
-export async function askClearPassword(login: ClientLogin): Promise<string> {
-  if (!(login.caps & CAP.PLUGIN_AUTH)) {
-    throw new Malformed('the client cannot switch to the password it needs');
-  }
-  send(login.socket, authSwitchPayload('mysql_clear_password', Buffer.alloc(0)), login.seq + 1);
-  const packet = await login.reader.next();
-  expectSeq(packet, login.seq + 2);
-  login.seq = packet.seq;
-  const end = packet.payload.indexOf(0);
-  return packet.payload.subarray(0, end === -1 ? undefined : end).toString('utf8');
 }

@@ -6,7 +6,9 @@
  * log its outcome.
  *
  * Commands dispatch through {@link COMMANDS}. Relayed: text queries and prepared statements
- * (judged at prepare time; COM_STMT_EXECUTE logs the prepared text), COM_INIT_DB (the database
+ * (judged at prepare time; COM_STMT_EXECUTE logs the prepared text, and a prepare the target
+ * refuses is logged with its error, as the PostgreSQL proxy logs a failed Parse; a statement a
+ * rule refuses is logged with the refusal's text as its error), COM_INIT_DB (the database
  * must be one the resource offers), COM_PING, COM_FIELD_LIST, COM_SET_OPTION, COM_STATISTICS,
  * COM_PROCESS_INFO/KILL (the same as SHOW PROCESSLIST / KILL in SQL; a KILL of a connection id
  * the gateway greeted becomes the target's thread id, see translatedKill), COM_RESET_CONNECTION.
@@ -24,7 +26,7 @@
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { formatError } from '@portcullis/contract';
-import type { DbSession } from '../db-proxy/session';
+import type { DbSession, StatementEntry } from '../db-proxy/session';
 import type { Logger } from '../core/logger';
 import { sessionEndedText } from '../core/session-ended';
 import { ER, HEADER, MAX_PAYLOAD, Malformed, errPayload, frame, type ErrorKind } from './packets';
@@ -68,14 +70,22 @@ type Handler = (relay: Relay, command: Command) => void;
 
 /**
  * What the relay does once the response in flight is complete, or cut short by a close: log
- * the statements it carried (and follow a `USE`), or switch to the database a COM_INIT_DB
- * named. Kept as data on the relay rather than as a callback made per command: the command
- * path runs for every query.
+ * the statements it carried (and follow a `USE`), remember a prepared statement's text (and log
+ * a prepare the target refused), or switch to the database a COM_INIT_DB named. Kept as data on
+ * the relay rather than as a callback made per command: the command path runs for every query.
  */
 type After =
   | {
       kind: 'log';
       judged: Judged;
+      database: string;
+      sentAt: { epoch: number; perf: number };
+    }
+  | {
+      kind: 'prepare';
+      text: string;
+      /** The notice rules it matched (its alarm was raised when it was judged). */
+      notice: string | undefined;
       database: string;
       sentAt: { epoch: number; perf: number };
     }
@@ -143,7 +153,7 @@ export class Relay {
   private readonly tracker = new ResponseTracker({
     onResult: (result) => this.results.push({ result, endedAt: performance.now() }),
     onPrepared: (id) => {
-      if (this.preparing !== undefined) this.prepared.set(id, this.preparing);
+      if (this.after?.kind === 'prepare') this.prepared.set(id, this.after.text);
     },
     onDone: () => this.responseDone(false),
   });
@@ -151,8 +161,6 @@ export class Relay {
   private results: TimedResult[] = [];
   /** Its follow-up (see {@link After}). */
   private after: After | undefined;
-  /** The text of the COM_STMT_PREPARE in flight. */
-  private preparing: string | undefined;
   /** A response is expected for the command in flight. */
   private awaiting = false;
   private readonly queue: Command[] = [];
@@ -336,7 +344,6 @@ export class Relay {
   private responseDone(interrupted: boolean): void {
     if (!this.awaiting) return;
     this.awaiting = false;
-    this.preparing = undefined;
     const after = this.after;
     this.after = undefined;
     const results = this.results;
@@ -345,6 +352,8 @@ export class Relay {
       const paired = pairResults(judged.statements, results, database, sentAt, interrupted);
       for (const entry of paired.entries) this.options.session.logStatement(entry);
       this.database = paired.database;
+    } else if (after?.kind === 'prepare') {
+      this.preparedFailed(after, results);
     } else if (after?.kind === 'init-db') {
       // Its answer is one packet: an OK (no result is recorded for it) or an ERR.
       if (!interrupted && results.every((r) => r.result.kind !== 'error')) {
@@ -352,6 +361,29 @@ export class Relay {
       }
     }
     if (!interrupted) this.next();
+  }
+
+  /**
+   * A COM_STMT_PREPARE the target refused (a syntax error, an unknown table) never runs, but is
+   * logged with its error as a text query's would be. One cut short by a close is not: it never
+   * got as far as running.
+   */
+  private preparedFailed(after: Extract<After, { kind: 'prepare' }>, results: TimedResult[]): void {
+    const failed = results.find((r) => r.result.kind === 'error');
+    const result = failed?.result;
+    if (!failed || result?.kind !== 'error') return;
+    const entry: StatementEntry = {
+      startedAt: after.sentAt.epoch,
+      database: after.database,
+      statement: after.text,
+      durationMs: failed.endedAt - after.sentAt.perf,
+      error: result.message,
+    };
+    if (after.notice !== undefined) {
+      entry.action = 'notice';
+      entry.rule = after.notice;
+    }
+    this.options.session.logStatement(entry);
   }
 
   refuse(command: Command, kind: ErrorKind, message: string): void {
@@ -460,6 +492,8 @@ export class Relay {
         database: this.database,
         statement: text,
         durationMs: 0,
+        // What the member was told, as the PostgreSQL proxy logs its refusals.
+        error: decision.message,
         action: 'blocked',
         rule: decision.rule,
       });
@@ -470,10 +504,16 @@ export class Relay {
     }
     const notices = noticesIn(decision.statements);
     if (notices) session.alarm('notice', text, notices.join(', '));
-    // A prepared text is logged when it runs (COM_STMT_EXECUTE), not when it is prepared.
+    // A prepared text is logged when it runs (COM_STMT_EXECUTE), not when it is prepared,
+    // unless the target refuses to prepare it.
     if (expect === 'prepare') {
-      this.preparing = text;
-      return this.forward(command, 'prepare');
+      return this.forward(command, 'prepare', {
+        kind: 'prepare',
+        text,
+        notice: notices?.join(', '),
+        database: this.database,
+        sentAt: { epoch: startedAt, perf: performance.now() },
+      });
     }
     this.forwardLogged(command, decision, startedAt);
   }

@@ -1,9 +1,11 @@
 // The MySQL proxy with the mysql2 driver against the real MariaDB: login, refusals, rules,
 // the statement log, prepared statements, multi-statements, cuts and temporary authorizations.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { authPlugins } from 'mysql2';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger';
@@ -20,7 +22,7 @@ import {
   type FakeCode,
   type ProxyStack,
 } from './testing';
-import { frame } from './packets';
+import { CAP, LoginReader, frame } from './packets';
 
 let stack: ProxyStack;
 let db: string;
@@ -147,9 +149,10 @@ describe('mysql proxy with mysql2', () => {
     );
   });
 
-  it('refuses a blocked statement before it reaches the database', async () => {
+  it('refuses a blocked statement before it reaches the database, and logs what the client was told', async () => {
     const conn = await connect('blocky');
-    await expect(conn.query('DELETE FROM orders WHERE id = 1')).rejects.toMatchObject({
+    const refused = await conn.query('DELETE FROM orders WHERE id = 1').catch((err: Error) => err);
+    expect(refused).toMatchObject({
       errno: 1142,
       sqlState: '42000',
       message: expect.stringMatching(/blocked/) as unknown,
@@ -167,6 +170,8 @@ describe('mysql proxy with mysql2', () => {
       statement: 'DELETE FROM orders WHERE id = 1',
       action: 'blocked',
       rule: 'DELETE orders',
+      // As the PostgreSQL proxy logs a refusal: the refusal's own text is the error.
+      error: (refused as Error).message,
     });
     expect(session?.alarms).toEqual([
       { action: 'intercept', statement: 'DELETE FROM orders WHERE id = 1', rule: 'DELETE orders' },
@@ -196,7 +201,11 @@ describe('mysql proxy with mysql2', () => {
     expect(rows).toEqual([{ n: 3 }]);
     await conn.end();
     const session = sessionOf('approval');
-    expect(session?.statements[0]).toMatchObject({ action: 'blocked', rule: 'approval' });
+    expect(session?.statements[0]).toMatchObject({
+      action: 'blocked',
+      rule: 'approval',
+      error: expect.stringMatching(/SQL application/) as unknown,
+    });
     expect(session?.alarms).toEqual([]);
   });
 
@@ -224,6 +233,46 @@ describe('mysql proxy with mysql2', () => {
     const cleanup = await direct(db);
     await cleanup.query('DELETE FROM orders WHERE id = 4');
     await cleanup.end();
+  });
+
+  it('logs a prepare the database refused with its error, as a failed query is logged', async () => {
+    const conn = await connect('noticed');
+    await expect(conn.execute('SELECT nope FROM orders WHERE id = ?', [1])).rejects.toThrow(/nope/);
+    // A prepare that fails under a notice rule keeps the notice on its line.
+    await expect(conn.execute('UPDATE no_such_table SET a = ?', [1])).rejects.toThrow(
+      /no_such_table/,
+    );
+    // A prepare that succeeds is logged when it runs, once.
+    const [rows] = await conn.execute('SELECT id FROM orders WHERE id = ?', [2]);
+    expect(rows).toEqual([{ id: 2 }]);
+    await conn.end();
+    const session = sessionOf('noticed');
+    await expect.poll(() => session?.ended).toBe(1);
+    expect(session?.statements).toEqual([
+      {
+        startedAt: expect.any(Number) as unknown,
+        database: db,
+        statement: 'SELECT nope FROM orders WHERE id = ?',
+        durationMs: expect.any(Number) as unknown,
+        error: expect.stringMatching(/Unknown column 'nope'/) as unknown,
+      },
+      {
+        startedAt: expect.any(Number) as unknown,
+        database: db,
+        statement: 'UPDATE no_such_table SET a = ?',
+        durationMs: expect.any(Number) as unknown,
+        error: expect.stringMatching(/no_such_table' doesn't exist/) as unknown,
+        action: 'notice',
+        rule: 'UPDATE',
+      },
+      {
+        startedAt: expect.any(Number) as unknown,
+        database: db,
+        statement: 'SELECT id FROM orders WHERE id = ?',
+        durationMs: expect.any(Number) as unknown,
+        rows: 1,
+      },
+    ]);
   });
 
   it('relays multi-statements and logs one entry per statement', async () => {
@@ -342,41 +391,128 @@ describe('mysql proxy with mysql2', () => {
     }
   });
 
-  it('asks a temporary authorization for its password in clear, over TLS only', async () => {
-    let asked = 0;
-    const clear = (pw: string) => ({
-      authPlugins: {
-        mysql_clear_password: () => () => {
-          asked += 1;
-          return Buffer.from(`${pw}\0`);
-        },
-      },
-    });
+  it('takes a temporary authorization’s password with mysql2’s defaults, with and without TLS', async () => {
     const overTls = { ssl: { rejectUnauthorized: false } }; // the proxy's self-signed certificate
     const passwords = () =>
       fake.authorized.filter((a) => a.code === 'tmpuser').map((a) => a.password);
-    // Plain TCP: refused before the password is asked for, so it never crosses the network.
-    await expect(connect('tmpuser', clear('tmp-secret'))).rejects.toMatchObject({
-      errno: 1045,
-      sqlState: '28000',
-      message:
-        'Portcullis: A temporary authorization needs TLS for its password; connect with TLS ' +
-        '(--ssl or --ssl-mode=REQUIRED) (TlsRequired)',
-    });
-    expect(asked).toBe(0);
-    expect(passwords()).toEqual([undefined]);
-    const conn = await connect('tmpuser', { ...clear('tmp-secret'), ...overTls });
-    const [rows] = await conn.query('SELECT 7 AS n');
-    expect(rows).toEqual([{ n: 7 }]);
-    await conn.end();
-    expect(asked).toBe(1);
-    expect(passwords()).toEqual([undefined, undefined, 'tmp-secret']);
-    await expect(connect('tmpuser', { ...clear('wrong'), ...overTls })).rejects.toThrow(
-      /^Portcullis: .*\(PasswordError\)$/,
-    );
+    // No authPlugins, no flag: mysql2's own caching_sha2_password answers the gateway's switch;
+    // without TLS it asks for the gateway's public key and sends the password encrypted.
+    for (const extra of [{}, overTls]) {
+      const conn = await connect('tmpuser', { password: 'tmp-secret', ...extra });
+      const [rows] = await conn.query('SELECT 7 AS n');
+      expect(rows).toEqual([{ n: 7 }]);
+      await conn.end();
+    }
+    // Each login is asked once without a password (the code needs one), then with it.
+    expect(passwords()).toEqual([undefined, 'tmp-secret', undefined, 'tmp-secret']);
+    for (const extra of [{}, overTls]) {
+      await expect(connect('tmpuser', { password: 'wrong', ...extra })).rejects.toMatchObject({
+        errno: 1045,
+        sqlState: '28000',
+        message: 'Portcullis: Incorrect team ID, account or password (PasswordError)',
+      });
+    }
+    expect(passwords().slice(4)).toEqual([undefined, 'wrong', undefined, 'wrong']);
     // A normal code needs no password and still logs in without TLS.
     const plain = await connect('plain');
     await plain.end();
+  });
+
+  it('goes on with caching_sha2_password when the client began with it (a raw client)', async () => {
+    const password = 'tmp-secret';
+    const sha256 = (...parts: Buffer[]) =>
+      crypto.createHash('sha256').update(Buffer.concat(parts)).digest();
+    const socket = net.connect(proxy.port, '127.0.0.1');
+    const reader = new LoginReader(socket);
+    // HandshakeV10: 10 / version<NUL> / id[4] / nonce part 1 [8] / 0 / flags[18] / part 2 [12].
+    const greeting = (await reader.next()).payload;
+    const at = greeting.indexOf(0, 1) + 1;
+    const nonce = Buffer.concat([
+      greeting.subarray(at + 4, at + 12),
+      greeting.subarray(at + 31, at + 43),
+    ]);
+    // Its reply to that nonce, as MySQL 8 clients compute it, in the HandshakeResponse.
+    const stage1 = sha256(Buffer.from(password));
+    const stage2 = sha256(sha256(stage1), nonce);
+    const scrambled = Buffer.from(stage1.map((b, i) => b ^ (stage2[i] as number)));
+    const head = Buffer.alloc(32);
+    head.writeUInt32LE(
+      CAP.PROTOCOL_41 | CAP.SECURE_CONNECTION | CAP.PLUGIN_AUTH | CAP.LONG_PASSWORD,
+      0,
+    );
+    head.writeUInt32LE(0x1000000, 4);
+    head[8] = 45;
+    socket.write(
+      frame(
+        Buffer.concat([
+          head,
+          Buffer.from('tmpuser\0'),
+          Buffer.from([32]),
+          scrambled,
+          Buffer.from('caching_sha2_password\0'),
+        ]),
+        1,
+      ),
+    );
+    // No switch: straight to "perform full authentication", then the key on request.
+    const more = await reader.next();
+    expect([more.seq, ...more.payload]).toEqual([2, 0x01, 0x04]);
+    socket.write(frame(Buffer.from([0x02]), 3));
+    const key = await reader.next();
+    expect([key.seq, key.payload[0]]).toEqual([4, 0x01]);
+    const plain = Buffer.from(`${password}\0`);
+    const xored = plain.map((b, i) => b ^ (nonce[i % nonce.length] as number));
+    const cipher = crypto.publicEncrypt(
+      {
+        key: key.payload.subarray(1),
+        padding: crypto.constants.RSA_PKCS1_OAEP_PADDING,
+        oaepHash: 'sha1',
+      },
+      xored,
+    );
+    socket.write(frame(cipher, 5));
+    const ok = await reader.next();
+    expect([ok.seq, ok.payload[0]]).toEqual([6, 0x00]);
+    expect(fake.authorized.at(-1)).toMatchObject({ code: 'tmpuser', password });
+    socket.destroy();
+  });
+
+  it('gives a client without TLS one RSA public key, and takes a password encrypted with it at once', async () => {
+    const keys: Buffer[] = [];
+    const sha2 = (options: Parameters<typeof authPlugins.caching_sha2_password>[0]) => ({
+      password: 'tmp-secret',
+      authPlugins: { caching_sha2_password: authPlugins.caching_sha2_password(options) },
+    });
+    for (let i = 0; i < 2; i++) {
+      const conn = await connect('tmpuser', sha2({ onServerPublicKey: (key) => keys.push(key) }));
+      await conn.end();
+    }
+    expect(keys).toHaveLength(2);
+    // One key per gateway process: the second login got the same one.
+    expect(keys[1]?.equals(keys[0] as Buffer)).toBe(true);
+    const key = crypto.createPublicKey(keys[0] as Buffer);
+    expect(key.asymmetricKeyType).toBe('rsa');
+    expect(key.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    // A client that holds the key sends the encrypted password without asking for the key.
+    const holding = await connect(
+      'tmpuser',
+      sha2({ serverPublicKey: keys[0] as Buffer, onServerPublicKey: (k) => keys.push(k) }),
+    );
+    const [rows] = await holding.query('SELECT 8 AS n');
+    expect(rows).toEqual([{ n: 8 }]);
+    await holding.end();
+    expect(keys).toHaveLength(2);
+    // A key from elsewhere (an earlier run of the gateway): refused, nothing is decrypted.
+    const before = fake.authorized.length;
+    const stale = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey;
+    await expect(
+      connect('tmpuser', sha2({ serverPublicKey: stale.export({ type: 'spki', format: 'pem' }) })),
+    ).rejects.toMatchObject({
+      errno: 1045,
+      message:
+        "Portcullis: the password was not encrypted with this gateway's public key; let the client ask for it",
+    });
+    expect(fake.authorized.slice(before).map((a) => a.password)).toEqual([undefined]);
   });
 
   it('refuses COM_CHANGE_USER and keeps the session', async () => {

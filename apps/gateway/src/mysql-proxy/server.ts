@@ -6,7 +6,9 @@
  * (target-auth.ts), the session begins, and the command phase is relayed under the database's
  * rules (relay.ts). Every refusal reaches the client as a MySQL ERR packet with the catalogue
  * code in front of its text, then the connection closes. A temporary authorization's password
- * goes in cleartext, so it is asked for only over TLS (`TlsRequired` otherwise).
+ * is asked for as caching_sha2_password's full authentication does (client-password.ts): in
+ * clear inside TLS, RSA-encrypted without; a password sent in clear without TLS is refused
+ * (`TlsRequired`) and never used.
  *
  * A client that misbehaves (garbage, oversize or out-of-order packets, a login slower than
  * {@link LOGIN_TIMEOUT_MS}) loses its own connection and nothing else.
@@ -18,12 +20,8 @@ import { formatError } from '@portcullis/contract';
 import type { Logger } from '../core/logger';
 import { holdTarget } from '../db-proxy/held-target';
 import type { AuthorizedDb, DbSession, DbSessions } from '../db-proxy/session';
-import {
-  askClearPassword,
-  randomConnectionId,
-  readClientLogin,
-  type ClientLogin,
-} from './handshake';
+import { ClearPasswordWithoutTls, askPassword } from './client-password';
+import { randomConnectionId, readClientLogin, type ClientLogin } from './handshake';
 import { ER, Malformed, errPayload, frame, type ErrorKind } from './packets';
 import { Relay } from './relay';
 import { TargetLoginError, loginTarget, type TargetLogin } from './target-auth';
@@ -57,8 +55,10 @@ class Refused extends Error {
 }
 
 const TARGET_CLOSED = 'Portcullis: the database closed the connection';
-/** A refusal in the words the SSH and PostgreSQL proxies use: `Portcullis: text (Code)`. */
-/** A temporary authorization's login without TLS: its password is not asked for. */
+/**
+ * A temporary authorization's password sent in clear without TLS (a client that chose
+ * mysql_clear_password, or one that thinks the connection secure): it is not used.
+ */
 const TLS_REQUIRED = refusalText({
   code: 'TlsRequired',
   message: formatError('TlsRequired', 'en_US', { how: '--ssl or --ssl-mode=REQUIRED' }),
@@ -103,10 +103,15 @@ export function startMysqlProxy(options: MysqlProxyOptions): Promise<MysqlProxy>
     const base = { code: login.username, clientIp, database: login.database };
     let outcome = await sessions.authorize('mysql', base);
     if (!outcome.ok && outcome.refusal.code === 'PasswordError') {
-      // The one-time password would cross the network as typed: only inside TLS, as the
-      // PostgreSQL proxy does. A normal code (no password) still logs in over plain TCP.
-      if (!login.tls) throw new Refused(ER.ACCESS_DENIED, TLS_REQUIRED);
-      const password = await askClearPassword(login);
+      // A temporary authorization: its one-time password, never in clear outside TLS.
+      let password: string;
+      try {
+        password = await askPassword(login);
+      } catch (err) {
+        if (err instanceof ClearPasswordWithoutTls)
+          throw new Refused(ER.ACCESS_DENIED, TLS_REQUIRED);
+        throw err;
+      }
       outcome = await sessions.authorize('mysql', { ...base, password });
     }
     if (!outcome.ok) {

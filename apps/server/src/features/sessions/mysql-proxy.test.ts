@@ -8,8 +8,14 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatError, type ErrorCode } from '@portcullis/contract';
 import type { TestApp, TestClient } from '../../test/harness';
-import { addMembersTo, member, projectResourceId } from '../workgroups/test-fixtures';
+import {
+  addMembersTo,
+  addResourcesTo,
+  member,
+  projectResourceId,
+} from '../workgroups/test-fixtures';
 import {
   alarmsOf,
   sessionsOf,
@@ -33,6 +39,7 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
   let stack: DatabaseStack;
   let port: number;
   let dbId: number;
+  let clusterId: number;
   let workgroupId: number;
   let code: string;
   let root: mysql.Connection;
@@ -81,7 +88,7 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
       password: PASSWORD,
       databases: SCRATCH,
     });
-    ({ t, admin, erin, port, code, resourceId: dbId, workgroupId } = stack);
+    ({ t, admin, erin, port, code, resourceId: dbId, clusterId, workgroupId } = stack);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -191,6 +198,62 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
   it('refuses a wrong code and a database the resource does not offer, with the protocol’s error', async () => {
     await expect(connect('nocode-1234')).rejects.toThrow(/TunnelNotFound/);
     await expect(connect(code, { database: 'mysql' })).rejects.toThrow(/DatabaseNotOffered/);
+  });
+
+  it('refuses an expired code, a client address the code does not allow, and a server’s code, each with its ERR packet', async () => {
+    /** The ERR packet mysql2 shows for a refusal with this catalogue code. */
+    const refusedWith = (errorCode: ErrorCode) => ({
+      errno: 1045,
+      sqlState: '28000',
+      message: `Portcullis: ${formatError(errorCode, 'en_US')} (${errorCode})`,
+    });
+    const row = await t.ctx.db
+      .selectFrom('tunnel')
+      .selectAll()
+      .where('account_id', '=', erin.id)
+      .executeTakeFirstOrThrow();
+    await t.ctx.db.updateTable('tunnel').set({ expire_time: 1 }).where('id', '=', row.id).execute();
+    await expect(connect()).rejects.toMatchObject(refusedWith('TunnelExpire'));
+    await t.ctx.db
+      .updateTable('tunnel')
+      .set({ expire_time: row.expire_time, allow_ip: '10.1.2.3' })
+      .where('id', '=', row.id)
+      .execute();
+    await expect(connect()).rejects.toMatchObject(refusedWith('IPNotInWhiteList'));
+    // The stock client prints the same packet.
+    const cli = await run('mysql', [...mysqlAsCode(), SCRATCH, '-e', 'SELECT 1']).catch(
+      (err: { stderr: string }) => err,
+    );
+    expect('stderr' in cli && cli.stderr).toContain(
+      `ERROR 1045 (28000): Portcullis: ${formatError('IPNotInWhiteList', 'en_US')} (IPNotInWhiteList)`,
+    );
+    await t.ctx.db
+      .updateTable('tunnel')
+      .set({ allow_ip: row.allow_ip })
+      .where('id', '=', row.id)
+      .execute();
+    // A Linux server's code on the MySQL port.
+    const server = await admin.post('/api/v1/resource', {
+      network_id: clusterId,
+      name: 'a-server',
+      ip_address: '127.0.0.1',
+      os: 'linux',
+      port: 22,
+      login_users: [{ username: 'root', auth_type: 0, password: 'Root#Pass1' }],
+    });
+    expect(server.statusCode, server.body).toBe(200);
+    await addResourcesTo(admin, workgroupId, [server.json().id as number]);
+    const serverCode = await erin.client.post('/api/tunnel', {
+      project_resource_id: await projectResourceId(admin, workgroupId, server.json().id as number),
+    });
+    expect(serverCode.statusCode, serverCode.body).toBe(200);
+    await expect(connect(serverCode.json().code as string)).rejects.toMatchObject(
+      refusedWith('WrongResourceKind'),
+    );
+    // The code itself works again.
+    const client = await connect();
+    expect((await client.query('SELECT 1 AS one'))[0]).toEqual([{ one: 1 }]);
+    await client.end();
   });
 
   it('block rules: the statement never reaches MariaDB, whatever hides it; the session goes on', async () => {
