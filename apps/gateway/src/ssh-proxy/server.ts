@@ -2,11 +2,12 @@
  * The gateway's SSH proxy (default port 9998): `ssh -p 9998 CODE@gateway` reaches the code's
  * server as its login user. Authentication is in auth.ts, the channel bridge in channels.ts.
  * Port forwarding of every kind is refused: the gateway carries logged sessions, not tunnels.
+ * A jump (`ssh -J CODE@gateway NAME`) is answered by the gateway itself (jump.ts).
  * The cluster's log filters apply to what the session stores: its recording, the command of
  * an alarm and the name in a file-log entry (a match stores a placeholder).
  */
 import { LOG_FILTER_HIDDEN } from '@portcullis/contract';
-import type { Client, Connection, Server, ServerChannel } from 'ssh2';
+import type { Connection, Server, ServerChannel } from 'ssh2';
 import ssh2 from './ssh2';
 import type { SessionControlApi } from '../control/session-requests';
 import type { Logger } from '../core/logger';
@@ -17,6 +18,7 @@ import { disconnectWith, DISCONNECT_BY_APPLICATION, refuseChannelOpen } from './
 import { bridgeSession, type BridgeEvents } from './channels';
 import { shareTheLoop, socketOf } from './fair-read';
 import { loadHostKey } from './host-key';
+import { createJumpServer, isJump } from './jump';
 import { scrubCommandSecrets } from './security-mode/command-secrets';
 
 export interface SshSessionOptions {
@@ -85,149 +87,165 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
     return socket ? socket.bytesRead + socket.bytesWritten : 0;
   };
 
-  const server = new ssh2.Server(
-    { hostKeys: [loadHostKey(options.dataDir)], ident: 'Portcullis' },
-    (client, info) => {
-      clients.set(client, bytesOf(client));
-      const grace = setTimeout(() => {
-        logger.info({ ip: info.ip }, 'ssh login took too long; closing the connection');
-        socketOf(client)?.destroy();
-      }, options.loginGraceMs ?? LOGIN_GRACE_MS);
-      client.once('ready', () => clearTimeout(grace));
-      client.once('close', () => clearTimeout(grace));
-      // Interactive traffic: a keystroke goes out at once, not behind Nagle (ssh2 leaves it on).
-      // The server side's connection has setNoDelay as the client does; @types/ssh2 omits it.
-      (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
-      let session: AcceptedSession | undefined;
-      let stopCut: (() => void) | undefined;
-      // Opened lazily, so an SFTP-only session leaves no empty file.
-      let recorder: SessionRecorder | undefined;
-      /** The client's open session channels: a cut says why on each before hanging up. */
-      const channels = new Set<ServerChannel>();
-      /**
-       * Ends the session telling the member why: a line on each open channel's stderr (the
-       * terminal shows it), and the same text as the disconnect's description. The disconnect
-       * waits a moment: OpenSSH exits on a disconnect without writing out channel data it read
-       * in the same go, so the line was lost whenever the two arrived together.
-       */
-      let ending = false;
-      const endWith = (text: string): void => {
-        if (ending) return;
-        ending = true;
-        for (const channel of channels) channel.stderr.write(`\r\n${text}\r\n`);
-        const disconnect = () => disconnectWith(client, DISCONNECT_BY_APPLICATION, text, logger);
-        if (channels.size === 0) disconnect();
-        else setTimeout(disconnect, LAST_WORDS_MS);
-      };
-      const onAuthenticate = createAuthenticator({
-        client,
-        clientIp: info.ip,
-        control,
-        logger,
-        onAccepted: (accepted) => {
-          session = accepted;
-          // A cut that came before this (with the start's answer, or ahead of it) ends it now.
-          stopCut = control.onCut(accepted.connectionId, (reason) => {
-            logger.info(
-              { connection_id: accepted.connectionId, reason },
-              'session cut by the server',
-            );
-            endWith(sessionEndedText(reason));
-          });
-          accepted.upstream.on('close', () => client.end());
-          accepted.upstream.on('error', (err) =>
-            logger.info(
-              { connection_id: accepted.connectionId, err: err.message },
-              'the target connection failed; ending the session',
-            ),
+  const hostKey = loadHostKey(options.dataDir);
+  const jumps = createJumpServer(hostKey, logger);
+  const server = new ssh2.Server({ hostKeys: [hostKey], ident: 'Portcullis' }, (client, info) => {
+    clients.set(client, bytesOf(client));
+    const grace = setTimeout(() => {
+      logger.info({ ip: info.ip }, 'ssh login took too long; closing the connection');
+      socketOf(client)?.destroy();
+    }, options.loginGraceMs ?? LOGIN_GRACE_MS);
+    client.once('ready', () => clearTimeout(grace));
+    client.once('close', () => clearTimeout(grace));
+    // Interactive traffic: a keystroke goes out at once, not behind Nagle (ssh2 leaves it on).
+    // The server side's connection has setNoDelay as the client does; @types/ssh2 omits it.
+    (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
+    let session: AcceptedSession | undefined;
+    let stopCut: (() => void) | undefined;
+    // Opened lazily, so an SFTP-only session leaves no empty file.
+    let recorder: SessionRecorder | undefined;
+    /** The client's open session channels: a cut says why on each before hanging up. */
+    const channels = new Set<ServerChannel>();
+    /**
+     * Ends the session telling the member why: a line on each open channel's stderr (the
+     * terminal shows it), and the same text as the disconnect's description. The disconnect
+     * waits a moment: OpenSSH exits on a disconnect without writing out channel data it read
+     * in the same go, so the line was lost whenever the two arrived together.
+     */
+    let ending = false;
+    const endWith = (text: string): void => {
+      if (ending) return;
+      ending = true;
+      for (const channel of channels) channel.stderr.write(`\r\n${text}\r\n`);
+      const disconnect = () => disconnectWith(client, DISCONNECT_BY_APPLICATION, text, logger);
+      if (channels.size === 0) disconnect();
+      else setTimeout(disconnect, LAST_WORDS_MS);
+    };
+    const onAuthenticate = createAuthenticator({
+      client,
+      clientIp: info.ip,
+      control,
+      logger,
+      onAccepted: (accepted) => {
+        session = accepted;
+        // A cut that came before this (with the start's answer, or ahead of it) ends it now.
+        stopCut = control.onCut(accepted.connectionId, (reason) => {
+          logger.info(
+            { connection_id: accepted.connectionId, reason },
+            'session cut by the server',
           );
-        },
-      });
-      // Opened at the first terminal channel; a spool that fails ends the session.
-      const recordings = options.recordings;
-      const onRecord: NonNullable<BridgeEvents['onRecord']> = (size, tapOptions) => {
-        recorder ??= recordings!.open(
-          session!.connectionId,
-          () => {
-            logger.warn(
-              { connection_id: session?.connectionId },
-              'recording failed; ending session',
-            );
-            endWith(sessionEndedText('the recording could not be written'));
-          },
-          session!.logFilter,
-        );
-        return recorder.channel(size, tapOptions);
-      };
-      client.on('authentication', (ctx) => {
-        onAuthenticate(ctx).catch((err: unknown) => {
-          logger.error({ err }, 'ssh authentication failed unexpectedly');
-          client.end();
+          endWith(sessionEndedText(reason));
         });
-      });
-      client.on('ready', () => {
-        const upstream: Client | undefined = session?.upstream;
-        if (!upstream) return void client.end();
-        const socket = socketOf(client);
-        if (socket) shareTheLoop(socket);
-        client.on('session', (accept) =>
-          bridgeSession(accept(), upstream, logger, {
-            onStart: (kind) =>
-              logger.info({ connection_id: session?.connectionId, kind }, 'ssh channel opened'),
-            ...(recordings && { onRecord }),
-            onChannel: (channel) => {
-              channels.add(channel);
-              channel.once('close', () => channels.delete(channel));
-            },
-            ...(session?.policy && { policy: session.policy }),
-            onAlarm: (action, command, rule) =>
-              session &&
-              control.alarm(
-                session.connectionId,
-                action,
-                // The log filter reads what was typed; a password typed as an argument is
-                // masked (the recording keeps it as typed).
-                scrubCommandSecrets(
-                  hideMatch(session.logFilter, command, LOG_FILTER_HIDDEN.command),
-                ),
-                rule,
-              ),
-            onFile: (way, op, filename) =>
-              session &&
-              control.fileTransfer(
-                session.connectionId,
-                way,
-                op,
-                hideMatch(session.logFilter, filename, LOG_FILTER_HIDDEN.file),
-              ),
-          }),
+        accepted.upstream.on('close', () => client.end());
+        accepted.upstream.on('error', (err) =>
+          logger.info(
+            { connection_id: accepted.connectionId, err: err.message },
+            'the target connection failed; ending the session',
+          ),
         );
+      },
+    });
+    // Opened at the first terminal channel; a spool that fails ends the session.
+    const recordings = options.recordings;
+    const onRecord: NonNullable<BridgeEvents['onRecord']> = (size, tapOptions) => {
+      recorder ??= recordings!.open(
+        session!.connectionId,
+        () => {
+          logger.warn({ connection_id: session?.connectionId }, 'recording failed; ending session');
+          endWith(sessionEndedText('the recording could not be written'));
+        },
+        session!.logFilter,
+      );
+      return recorder.channel(size, tapOptions);
+    };
+    client.on('authentication', (ctx) => {
+      onAuthenticate(ctx).catch((err: unknown) => {
+        logger.error({ err }, 'ssh authentication failed unexpectedly');
+        client.end();
       });
-      // Port forwarding, every kind: refused, saying so (`ssh -L`, `-W`, `-J` open channels).
-      client.on('tcpip', (_accept, reject) =>
-        refuseChannelOpen(client, reject, FORWARD_REFUSED, logger),
+    });
+    /** Serves the session channels of this connection, or of one inside it (a jump). */
+    const serve = (connection: Connection): void => {
+      const accepted = session;
+      if (!accepted) return void connection.end();
+      connection.on('session', (accept) =>
+        bridgeSession(accept(), accepted.upstream, logger, {
+          onStart: (kind) =>
+            logger.info({ connection_id: accepted.connectionId, kind }, 'ssh channel opened'),
+          ...(recordings && { onRecord }),
+          onChannel: (channel) => {
+            channels.add(channel);
+            channel.once('close', () => channels.delete(channel));
+          },
+          ...(accepted.policy && { policy: accepted.policy }),
+          onAlarm: (action, command, rule) =>
+            control.alarm(
+              accepted.connectionId,
+              action,
+              // The log filter reads what was typed; a password typed as an argument is
+              // masked (the recording keeps it as typed).
+              scrubCommandSecrets(
+                hideMatch(accepted.logFilter, command, LOG_FILTER_HIDDEN.command),
+              ),
+              rule,
+            ),
+          onFile: (way, op, filename) =>
+            control.fileTransfer(
+              accepted.connectionId,
+              way,
+              op,
+              hideMatch(accepted.logFilter, filename, LOG_FILTER_HIDDEN.file),
+            ),
+        }),
       );
-      client.on('openssh.streamlocal', (_accept, reject) =>
-        refuseChannelOpen(client, reject, FORWARD_REFUSED, logger),
+    };
+    /** Port forwarding, every kind: refused, saying so (`ssh -L`, `-R`, `-D`). */
+    const refuseForwards = (connection: Connection, jump?: (channel: ServerChannel) => void) => {
+      connection.on('tcpip', (accept, reject, info) => {
+        if (jump && session && isJump(info, session)) {
+          const channel = accept();
+          logger.info(
+            { connection_id: session.connectionId, port: info.destPort },
+            'ssh jump: answering the SSH inside the channel',
+          );
+          return jump(channel);
+        }
+        refuseChannelOpen(connection, reject, FORWARD_REFUSED, logger);
+      });
+      connection.on('openssh.streamlocal', (_accept, reject) =>
+        refuseChannelOpen(connection, reject, FORWARD_REFUSED, logger),
       );
-      client.on('request', (_accept, reject, name) => {
+      connection.on('request', (_accept, reject, name) => {
         logger.info({ connection_id: session?.connectionId, request: name }, 'refused a forward');
         reject?.();
       });
-      client.on('error', (err) => logger.debug({ err: err.message }, 'ssh client error'));
-      client.on('close', () => {
-        closedBytes += bytesOf(client) - (clients.get(client) ?? 0);
-        clients.delete(client);
-        options.onSessionClosed?.();
-        if (!session) return;
-        stopCut?.();
-        session.upstream.end();
-        void recorder?.close();
-        control.end(session.connectionId);
-        logger.info({ connection_id: session.connectionId }, 'ssh session closed');
-      });
-    },
-  );
+    };
+    client.on('ready', () => {
+      if (!session) return void client.end();
+      const socket = socketOf(client);
+      if (socket) shareTheLoop(socket);
+      serve(client);
+    });
+    // A jump's inner connection gets sessions only: no forwards, no jump within the jump.
+    refuseForwards(client, (channel) =>
+      jumps.answer(channel, (inner) => {
+        refuseForwards(inner);
+        serve(inner);
+      }),
+    );
+    client.on('error', (err) => logger.debug({ err: err.message }, 'ssh client error'));
+    client.on('close', () => {
+      closedBytes += bytesOf(client) - (clients.get(client) ?? 0);
+      clients.delete(client);
+      options.onSessionClosed?.();
+      if (!session) return;
+      stopCut?.();
+      session.upstream.end();
+      void recorder?.close();
+      control.end(session.connectionId);
+      logger.info({ connection_id: session.connectionId }, 'ssh session closed');
+    });
+  });
 
   return {
     server,

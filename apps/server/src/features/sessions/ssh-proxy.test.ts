@@ -276,7 +276,8 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
   };
 
   it('refuses port forwarding of every kind', async () => {
-    const direct = await ssh(code, ['-W', `127.0.0.1:${sshd.port}`]);
+    // A port other than SSH's or the server's own: a tunnel (ports 22 and sshd's are a jump).
+    const direct = await ssh(code, ['-W', '127.0.0.1:5432']);
     expect(direct.code).toBe(255);
     // Before: "open failed: connect failed: " and nothing after.
     expect(direct.stderr).toContain(
@@ -285,6 +286,64 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
     const remote = await ssh(code, ['-o', 'ExitOnForwardFailure=yes', '-N', '-R', '0:127.0.0.1:1']);
     expect(remote.code).toBe(255);
     expect(remote.stderr).toMatch(/remote port forwarding failed/i);
+  });
+
+  it('is a jump host: ssh -J and ProxyCommand -W reach the code’s server, logged', async () => {
+    const config = path.join(dir, 'jump_config');
+    // The name after the jump is any name (the code decides the server); the gateway answers
+    // the SSH inside the jump with its own host key.
+    fs.writeFileSync(
+      config,
+      [
+        'Host *',
+        '  IdentitiesOnly yes',
+        '  StrictHostKeyChecking no',
+        '  UserKnownHostsFile /dev/null',
+        '  BatchMode yes',
+        `  IdentityFile ${client.keyFile}`,
+        'Host gw',
+        '  HostName 127.0.0.1',
+        `  Port ${port}`,
+        `  User ${code}`,
+        'Host web-jump',
+        '  ProxyJump gw',
+        'Host web-command',
+        `  ProxyCommand ssh -F ${config} -W %h:%p gw`,
+        '',
+      ].join('\n'),
+    );
+    const sessions = () =>
+      t.ctx.db
+        .selectFrom('tunnel_connection')
+        .select(['id', 'way'])
+        .where('account_id', '=', erin.id)
+        .execute();
+    const before = (await sessions()).length;
+    for (const host of ['web-jump', 'web-command']) {
+      const res = await run('ssh', ['-F', config, host, 'echo "via $0"; whoami; exit 3']);
+      expect(res.stderr).not.toContain('Portcullis:');
+      expect([host, res.code, res.stdout.toString()]).toEqual([
+        host,
+        3,
+        `via bash\n${sshd.user}\n`,
+      ]);
+    }
+    // `ssh -J` on the command line, and a file through the jump with sftp.
+    const res = await run('ssh', ['-F', config, '-J', 'gw', 'any-name', 'echo jumped']);
+    expect([res.code, res.stdout.toString()]).toEqual([0, 'jumped\n']);
+    const local = path.join(dir, 'jump-file.txt');
+    fs.writeFileSync(local, 'through the jump\n');
+    const put = await run('sftp', ['-F', config, '-b', '-', 'web-jump'], {
+      input: `put ${local} /tmp/portcullis-jump-file.txt\n`,
+    });
+    expect(put.code, put.stderr).toBe(0);
+    const back = await run('ssh', ['-F', config, 'web-jump', 'cat /tmp/portcullis-jump-file.txt']);
+    expect(back.stdout.toString()).toBe('through the jump\n');
+    // Each is a session of the code like any other: online while it runs, then in the log
+    // (at least one per command: the sftp through the jump leaves two rows here, one of them sftp).
+    const ways = (await sessions()).slice(before).map((r) => r.way);
+    expect(ways.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(ways)).toEqual(new Set(['terminal', 'sftp']));
   });
 
   it('keeps an online connection while connected, ends it after, and can cut it', async () => {
