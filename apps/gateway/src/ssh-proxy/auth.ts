@@ -63,7 +63,16 @@ export interface AcceptedSession {
   policy?: CommandPolicy;
   /** The cluster's log filters, read at session start; undefined when it has none. */
   logFilter?: LogFilterMatcher;
+  /** What the member proved at this login, asked for again by a jump's inner login (jump.ts). */
+  proof: LoginProof;
 }
+
+/**
+ * The member's key (OpenSSH's `type base64`), or the code they typed; `none` for a temporary
+ * authorization, whose one-time password cannot be asked twice (it cannot jump).
+ */
+export type LoginProof =
+  { kind: 'key'; publicKey: string } | { kind: 'code'; code: string } | { kind: 'none' };
 
 type Resolved = Outcome<{ resolved: ResolvedCode; grant: string }>;
 
@@ -85,7 +94,7 @@ export interface AuthDeps {
 }
 
 /** Compares two secrets in constant time (a code typed against the user name). */
-function sameText(a: string, b: string): boolean {
+export function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && crypto.timingSafeEqual(x, y);
@@ -105,6 +114,8 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
   client.once('close', () => (clientGone = true));
 
   let failures = 0;
+  /** What the attempt being resolved proves (see LoginProof). */
+  let proof: LoginProof = { kind: 'none' };
   /**
    * Ends the login after the banner that said why: a disconnect, not a failure reply (see the
    * module comment). `why` is the disconnect's description (OpenSSH prints it).
@@ -167,11 +178,16 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
     if (!known || known.ok) {
       const typed = await ask(ctx, 'Portcullis code: ');
       if (typed === null) return null;
-      if (known?.ok && sameText(typed.trim(), code)) return known;
+      if (known?.ok && sameText(typed.trim(), code)) {
+        proof = { kind: 'code', code };
+        return known;
+      }
       code = typed.trim();
       known = await control.resolve({ code, clientIp });
+      proof = { kind: 'code', code };
       if (known.ok || known.refusal.code !== 'PasswordError') return known;
     }
+    proof = { kind: 'none' };
     // As sshd asks: OpenSSH prints a title or instructions on lines of their own.
     const password = await ask(ctx, 'Password: ', '', '');
     if (password === null) return null;
@@ -202,6 +218,7 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
           return null;
         }
         const publicKey = `${key.type} ${key.getPublicSSH().toString('base64')}`;
+        proof = { kind: 'key', publicKey };
         const outcome = await control.resolve({ code: ctx.username, clientIp, publicKey });
         // A temporary authorization (it needs its password): the client's keys are tried
         // first by OpenSSH, and the password comes next. Nothing to say yet.
@@ -212,6 +229,7 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
         return outcome;
       }
       case 'password':
+        proof = { kind: 'none' };
         return withPassword(ctx.username, ctx.password);
       case 'keyboard-interactive':
         return resolveTyped(ctx);
@@ -296,6 +314,8 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
       username,
       ...(started.policy && { policy: started.policy }),
       logFilter: logFilterMatcher(started.logFilters),
+      // A temporary authorization's is its password whatever way it came (see LoginProof).
+      proof: resolved.type === 'tmp_share' ? { kind: 'none' } : proof,
     });
     ctx.accept();
   };

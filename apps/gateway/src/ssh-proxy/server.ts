@@ -18,7 +18,7 @@ import { disconnectWith, DISCONNECT_BY_APPLICATION, refuseChannelOpen } from './
 import { bridgeSession, type BridgeEvents } from './channels';
 import { shareTheLoop, socketOf } from './fair-read';
 import { loadHostKey } from './host-key';
-import { createJumpServer, isJump } from './jump';
+import { createJumpServer, isJump, MAX_JUMPS } from './jump';
 import { scrubCommandSecrets } from './security-mode/command-secrets';
 
 export interface SshSessionOptions {
@@ -88,13 +88,14 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
   };
 
   const hostKey = loadHostKey(options.dataDir);
-  const jumps = createJumpServer(hostKey, logger);
+  const loginGraceMs = options.loginGraceMs ?? LOGIN_GRACE_MS;
+  const jumps = createJumpServer(hostKey, loginGraceMs, logger);
   const server = new ssh2.Server({ hostKeys: [hostKey], ident: 'Portcullis' }, (client, info) => {
     clients.set(client, bytesOf(client));
     const grace = setTimeout(() => {
       logger.info({ ip: info.ip }, 'ssh login took too long; closing the connection');
       socketOf(client)?.destroy();
-    }, options.loginGraceMs ?? LOGIN_GRACE_MS);
+    }, loginGraceMs);
     client.once('ready', () => clearTimeout(grace));
     client.once('close', () => clearTimeout(grace));
     // Interactive traffic: a keystroke goes out at once, not behind Nagle (ssh2 leaves it on).
@@ -199,16 +200,25 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
         }),
       );
     };
-    /** Port forwarding, every kind: refused, saying so (`ssh -L`, `-R`, `-D`). */
-    const refuseForwards = (connection: Connection, jump?: (channel: ServerChannel) => void) => {
+    /**
+     * Port forwarding, every kind: refused, saying so (`ssh -L`, `-R`, `-D`). With `jump`, a
+     * channel that is a jump (jump.ts) is answered instead, up to MAX_JUMPS at once.
+     */
+    let openJumps = 0;
+    const refuseForwards = (
+      connection: Connection,
+      jump?: (channel: ServerChannel, outer: AcceptedSession) => void,
+    ): void => {
       connection.on('tcpip', (accept, reject, info) => {
-        if (jump && session && isJump(info, session)) {
+        if (jump && session && isJump(info, session) && openJumps < MAX_JUMPS) {
           const channel = accept();
+          openJumps++;
+          channel.once('close', () => openJumps--);
           logger.info(
             { connection_id: session.connectionId, port: info.destPort },
             'ssh jump: answering the SSH inside the channel',
           );
-          return jump(channel);
+          return jump(channel, session);
         }
         refuseChannelOpen(connection, reject, FORWARD_REFUSED, logger);
       });
@@ -227,8 +237,8 @@ export function createSshSessionServer(options: SshSessionOptions): SshSessionSe
       serve(client);
     });
     // A jump's inner connection gets sessions only: no forwards, no jump within the jump.
-    refuseForwards(client, (channel) =>
-      jumps.answer(channel, (inner) => {
+    refuseForwards(client, (channel, outer) =>
+      jumps.answer(channel, outer, (inner) => {
         refuseForwards(inner);
         serve(inner);
       }),

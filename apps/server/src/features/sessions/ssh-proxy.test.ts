@@ -4,14 +4,17 @@
  * OpenSSH clients (ssh, scp, sftp) as the member. Workgroups, codes and keys are made through
  * the server's API.
  */
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../../../gateway/src/control/client';
 import type { SshdPeer } from '../../../../../scripts/peers/sshd.mjs';
 import type { TestApp, TestClient } from '../../test/harness';
 import { until } from '../../test/until';
+import { freePort } from '../../../../gateway/src/test/net';
 import { addResourcesTo, connectGateway, projectResourceId } from '../workgroups/test-fixtures';
 import { cutSessions } from './connections-service';
 import { run, type OpenSshClient } from './openssh.test-helpers';
@@ -344,6 +347,113 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
     const ways = (await sessions()).slice(before).map((r) => r.way);
     expect(ways.length).toBeGreaterThanOrEqual(5);
     expect(new Set(ways)).toEqual(new Set(['terminal', 'sftp']));
+  });
+
+  // A local forward to port 22 (`ssh -L`) is a channel like a jump's: before, the gateway
+  // answered the SSH in it with any login, so whoever reached the member's forwarded port had
+  // the member's session for nothing. The inner login now asks for the member's key again.
+  it('asks a jump for the member’s own key again, so a forwarded port gives nobody a session', async () => {
+    const local = await freePort();
+    const forward = spawn(
+      'ssh',
+      [
+        ...client.options('publickey'),
+        '-N',
+        '-p',
+        String(port),
+        '-L',
+        `${local}:anything:22`,
+        `${code}@127.0.0.1`,
+      ],
+      { stdio: 'ignore' },
+    );
+    try {
+      const listening = () =>
+        new Promise<boolean>((resolve) => {
+          const socket = net.connect(local, '127.0.0.1');
+          socket.once('connect', () => resolve(socket.destroy() !== undefined));
+          socket.once('error', () => resolve(false));
+        });
+      await until(listening, 15_000);
+      const strangerKey = path.join(dir, 'stranger_ed25519');
+      if (!fs.existsSync(strangerKey))
+        await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', strangerKey]);
+      const through = (options: string[]) =>
+        run('ssh', [
+          '-F',
+          '/dev/null',
+          '-o',
+          'StrictHostKeyChecking=no',
+          '-o',
+          'UserKnownHostsFile=/dev/null',
+          '-o',
+          'BatchMode=yes',
+          '-o',
+          'IdentitiesOnly=yes',
+          '-p',
+          String(local),
+          ...options,
+          'anyone@127.0.0.1',
+          'echo inside',
+        ]);
+      for (const attempt of [
+        ['-o', 'PreferredAuthentications=none'],
+        ['-o', 'PreferredAuthentications=publickey', '-i', strangerKey],
+        [
+          '-o',
+          'PreferredAuthentications=password',
+          '-o',
+          'BatchMode=no',
+          '-o',
+          'NumberOfPasswordPrompts=1',
+        ],
+      ]) {
+        const res = await through(attempt);
+        expect([attempt.join(' '), res.code, res.stdout.toString()]).toEqual([
+          attempt.join(' '),
+          255,
+          '',
+        ]);
+      }
+      // The member, with the key the code's login took, gets the code's server as with -J.
+      const own = await through(['-o', 'PreferredAuthentications=publickey', '-i', client.keyFile]);
+      expect([own.code, own.stdout.toString()]).toEqual([0, 'inside\n']);
+    } finally {
+      forward.kill();
+    }
+  });
+
+  it('asks a jump made with the code typed for the code again', async () => {
+    const config = path.join(dir, 'jump_typed_config');
+    fs.writeFileSync(
+      config,
+      [
+        'Host *',
+        '  StrictHostKeyChecking no',
+        '  UserKnownHostsFile /dev/null',
+        '  PreferredAuthentications keyboard-interactive',
+        '  NumberOfPasswordPrompts 1',
+        'Host gw',
+        '  HostName 127.0.0.1',
+        `  Port ${port}`,
+        '  User anyone',
+        'Host web-typed',
+        '  ProxyJump gw',
+        '',
+      ].join('\n'),
+    );
+    const prompts = path.join(dir, 'jump-prompts.txt');
+    const res = await run('ssh', ['-F', config, 'web-typed', 'echo typed-jump'], {
+      env: client.askpass(code, prompts),
+    });
+    expect([res.code, res.stdout.toString()]).toEqual([0, 'typed-jump\n']);
+    // Asked twice: by the gateway's login, then by the jump's inside it.
+    const asked = fs.readFileSync(prompts, 'utf8').split('\n').filter(Boolean);
+    expect(asked.filter((p) => p.includes('Portcullis code'))).toHaveLength(2);
+    const wrong = await run('ssh', ['-F', config, 'web-typed', 'echo typed-jump'], {
+      env: client.askpass('not-the-code'),
+    });
+    expect(wrong.code).toBe(255);
   });
 
   it('keeps an online connection while connected, ends it after, and can cut it', async () => {
