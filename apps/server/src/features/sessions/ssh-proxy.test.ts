@@ -334,6 +334,19 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
     // `ssh -J` on the command line, and a file through the jump with sftp.
     const res = await run('ssh', ['-F', config, '-J', 'gw', 'any-name', 'echo jumped']);
     expect([res.code, res.stdout.toString()]).toEqual([0, 'jumped\n']);
+    // Recorded as any session of the code.
+    expect(await gateway.recordings!.idle(10_000)).toBe(true);
+    const jumped = await t.ctx.db
+      .selectFrom('tunnel_connection')
+      .select('id')
+      .where('account_id', '=', erin.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const cast = await admin.get(
+      `/api/download_tunnel_log?connection_id=${jumped.id}&way=terminal`,
+    );
+    expect(cast.statusCode, cast.body).toBe(200);
+    expect(cast.body).toContain('jumped');
     const local = path.join(dir, 'jump-file.txt');
     fs.writeFileSync(local, 'through the jump\n');
     const put = await run('sftp', ['-F', config, '-b', '-', 'web-jump'], {
