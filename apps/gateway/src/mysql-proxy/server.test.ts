@@ -15,6 +15,7 @@ import {
   closedWithin,
   direct,
   fakeSessions,
+  handshakeResponse,
   MARIADB,
   rawLogin,
   scratchAccount,
@@ -22,7 +23,7 @@ import {
   type FakeCode,
   type ProxyStack,
 } from './testing';
-import { CAP, LoginReader, frame } from './packets';
+import { LoginReader, frame } from './packets';
 
 let stack: ProxyStack;
 let db: string;
@@ -435,25 +436,7 @@ describe('mysql proxy with mysql2', () => {
     const stage1 = sha256(Buffer.from(password));
     const stage2 = sha256(sha256(stage1), nonce);
     const scrambled = Buffer.from(stage1.map((b, i) => b ^ (stage2[i] as number)));
-    const head = Buffer.alloc(32);
-    head.writeUInt32LE(
-      CAP.PROTOCOL_41 | CAP.SECURE_CONNECTION | CAP.PLUGIN_AUTH | CAP.LONG_PASSWORD,
-      0,
-    );
-    head.writeUInt32LE(0x1000000, 4);
-    head[8] = 45;
-    socket.write(
-      frame(
-        Buffer.concat([
-          head,
-          Buffer.from('tmpuser\0'),
-          Buffer.from([32]),
-          scrambled,
-          Buffer.from('caching_sha2_password\0'),
-        ]),
-        1,
-      ),
-    );
+    socket.write(handshakeResponse('tmpuser', scrambled, 'caching_sha2_password'));
     // No switch: straight to "perform full authentication", then the key on request.
     const more = await reader.next();
     expect([more.seq, ...more.payload]).toEqual([2, 0x01, 0x04]);

@@ -213,6 +213,25 @@ export async function startProxyStack(options: {
   }
 }
 
+/** A HandshakeResponse41 (packet 1) as a 4.1 client without TLS sends it. */
+export function handshakeResponse(username: string, authData: Buffer, plugin: string): Buffer {
+  const caps = CAP.PROTOCOL_41 | CAP.SECURE_CONNECTION | CAP.PLUGIN_AUTH | CAP.LONG_PASSWORD;
+  const head = Buffer.alloc(32);
+  head.writeUInt32LE(caps, 0);
+  head.writeUInt32LE(0x1000000, 4);
+  head[8] = 45;
+  return frame(
+    Buffer.concat([
+      head,
+      Buffer.from(`${username}\0`),
+      Buffer.from([authData.length]),
+      authData,
+      Buffer.from(`${plugin}\0`),
+    ]),
+    1,
+  );
+}
+
 /** A raw client logged in through the proxy as `code` (no TLS, any password). */
 export async function rawLogin(
   port: number,
@@ -221,22 +240,7 @@ export async function rawLogin(
   const socket = net.connect(port, '127.0.0.1');
   const reader = new LoginReader(socket);
   await reader.next();
-  const caps = CAP.PROTOCOL_41 | CAP.SECURE_CONNECTION | CAP.PLUGIN_AUTH | CAP.LONG_PASSWORD;
-  const head = Buffer.alloc(32);
-  head.writeUInt32LE(caps, 0);
-  head.writeUInt32LE(0x1000000, 4);
-  head[8] = 45;
-  socket.write(
-    frame(
-      Buffer.concat([
-        head,
-        Buffer.from(`${code}\0`),
-        Buffer.from([0]),
-        Buffer.from('mysql_native_password\0'),
-      ]),
-      1,
-    ),
-  );
+  socket.write(handshakeResponse(code, Buffer.alloc(0), 'mysql_native_password'));
   const ok = await reader.next();
   return { socket, reader, ok };
 }

@@ -12,6 +12,7 @@ import { formatError, type ErrorCode } from '@portcullis/contract';
 import type { TestApp, TestClient } from '../../test/harness';
 import {
   addMembersTo,
+  addLinux,
   addResourcesTo,
   member,
   projectResourceId,
@@ -233,18 +234,10 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
       .where('id', '=', row.id)
       .execute();
     // A Linux server's code on the MySQL port.
-    const server = await admin.post('/api/v1/resource', {
-      network_id: clusterId,
-      name: 'a-server',
-      ip_address: '127.0.0.1',
-      os: 'linux',
-      port: 22,
-      login_users: [{ username: 'root', auth_type: 0, password: 'Root#Pass1' }],
-    });
-    expect(server.statusCode, server.body).toBe(200);
-    await addResourcesTo(admin, workgroupId, [server.json().id as number]);
+    const server = await addLinux(admin, clusterId, 'a-server', '127.0.0.1');
+    await addResourcesTo(admin, workgroupId, [server]);
     const serverCode = await erin.client.post('/api/tunnel', {
-      project_resource_id: await projectResourceId(admin, workgroupId, server.json().id as number),
+      project_resource_id: await projectResourceId(admin, workgroupId, server),
     });
     expect(serverCode.statusCode, serverCode.body).toBe(200);
     await expect(connect(serverCode.json().code as string)).rejects.toMatchObject(
