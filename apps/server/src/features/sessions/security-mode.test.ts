@@ -577,4 +577,30 @@ describe('security mode and the file log through a real gateway and sshd', () =>
       'whoami; PGPASSWORD=******** true; echo DO""NE',
     ]);
   });
+
+  it('blocks in a session through a jump (ssh -J) too', async () => {
+    const config = path.join(dir, 'jump_config');
+    fs.writeFileSync(
+      config,
+      [
+        'Host *',
+        '  IdentitiesOnly yes',
+        '  StrictHostKeyChecking no',
+        '  UserKnownHostsFile /dev/null',
+        '  BatchMode yes',
+        `  IdentityFile ${client.keyFile}`,
+        'Host gw',
+        '  HostName 127.0.0.1',
+        `  Port ${port}`,
+        `  User ${code.code}`,
+        '',
+      ].join('\n'),
+    );
+    const res = await run('ssh', ['-F', config, '-J', 'gw', 'any-name', `rm -f ${victim}`]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(BLOCKED);
+    expect(fs.existsSync(victim)).toBe(true);
+    const [row] = await alarms();
+    expect(row).toMatchObject({ way: 'terminal', command: `rm -f ${victim}` });
+  });
 });
