@@ -50,6 +50,14 @@ export const OnlineConnectionSchema = z.object({
   create_time: EpochSeconds,
   /** Seconds the session has been open, as the server saw it when answering. */
   duration: z.number().int(),
+  /** The session's code, masked as in the logs (the code itself logs in: never shown whole). */
+  tunnel_code: z.string(),
+  /** Its cluster's gateway: the address and version of the one serving it ('' when none). */
+  host: z.string(),
+  agent_version: z.string(),
+  /** 1 for a web RDP session, which no gateway offers yet; and the gateway's web RDP port. */
+  guacamole: z.number().int(),
+  webrdp_port: z.number().int(),
 });
 export type OnlineConnection = z.infer<typeof OnlineConnectionSchema>;
 

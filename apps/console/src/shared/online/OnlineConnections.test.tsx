@@ -32,6 +32,11 @@ function connection(id: number, name: string): OnlineConnection {
     safe_mode: 0,
     create_time: 1_700_000_000,
     duration: 3725,
+    tunnel_code: 'abcd****yz',
+    host: 'gw.example.com',
+    agent_version: '0.1.0',
+    guacamole: 0,
+    webrdp_port: 8888,
   };
 }
 

@@ -12,6 +12,7 @@
 import { expressionBuilder, type Expression, type SqlBool } from 'kysely';
 import {
   formatError,
+  maskCode,
   Role,
   type ErrorCode,
   type OnlineConnection,
@@ -23,6 +24,7 @@ import { AppError } from '../../lib/app-error';
 import { countRows, pageOf, paged, type Paged } from '../../lib/paging';
 import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
+import { clusterGateways } from '../workgroups/gateways';
 import { endConnections } from './connections';
 
 /** What the member's client is told (a catalogue code, errors.ts); not who cut it. */
@@ -126,30 +128,43 @@ export async function listOnline(
         'resource.ip_address as resource_ip',
         'resource.network_id',
         'tunnel_connection.safe_mode',
+        'tunnel.code_sealed',
       ])
       .orderBy('tunnel_connection.created_at', 'desc')
       .orderBy('tunnel_connection.id', 'desc'),
     query,
   ).execute();
   const now = nowSeconds();
+  const gateways = await clusterGateways(
+    ctx,
+    rows.flatMap((r) => (r.network_id === null ? [] : [r.network_id])),
+  );
   return paged(
-    rows.map((r) => ({
-      id: r.id,
-      connection_id: r.id,
-      account: { id: r.account_id, name: r.account_name ?? '', account: r.account_login ?? '' },
-      project_id: r.project_id,
-      project_name: r.project_name ?? '',
-      project_resource_id: r.project_resource_id,
-      resource_id: r.resource_id,
-      resource_name: r.resource_name ?? '',
-      resource_ip_address: r.resource_ip ?? '',
-      network_id: r.network_id,
-      way: r.way,
-      client_ip_address: r.client_ip,
-      safe_mode: r.safe_mode ?? 0,
-      create_time: r.created_at,
-      duration: Math.max(0, now - r.created_at),
-    })),
+    rows.map((r) => {
+      const gateway = r.network_id === null ? undefined : gateways.get(r.network_id);
+      return {
+        id: r.id,
+        connection_id: r.id,
+        account: { id: r.account_id, name: r.account_name ?? '', account: r.account_login ?? '' },
+        project_id: r.project_id,
+        project_name: r.project_name ?? '',
+        project_resource_id: r.project_resource_id,
+        resource_id: r.resource_id,
+        resource_name: r.resource_name ?? '',
+        resource_ip_address: r.resource_ip ?? '',
+        network_id: r.network_id,
+        way: r.way,
+        client_ip_address: r.client_ip,
+        safe_mode: r.safe_mode ?? 0,
+        create_time: r.created_at,
+        duration: Math.max(0, now - r.created_at),
+        tunnel_code: r.code_sealed ? maskCode(ctx.sealer.open(r.code_sealed)) : '',
+        host: gateway?.host ?? '',
+        agent_version: gateway?.version ?? '',
+        guacamole: 0,
+        webrdp_port: gateway?.ports.webrdp_port ?? 0,
+      };
+    }),
     total,
     query,
   );

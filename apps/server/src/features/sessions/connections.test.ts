@@ -5,6 +5,7 @@
  * stock OpenSSH client must exit within about a second of the cut.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskCode } from '@portcullis/contract';
 import { signedIn, type TestApp, type TestClient } from '../../test/harness';
 import { createOtherTeam, otherTeamAdmin } from '../team/test-fixtures';
 import {
@@ -125,7 +126,15 @@ describe('online connections with a real gateway, sshd and OpenSSH clients', () 
       way: 'terminal',
       client_ip_address: '127.0.0.1',
       duration: expect.any(Number),
+      // The rest of the spec's record (spec 1 §3): the code masked, never whole, and the
+      // gateway that carries the session.
+      tunnel_code: maskCode(code.code),
+      host: '127.0.0.1',
+      agent_version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      guacamole: 0,
+      webrdp_port: expect.any(Number),
     });
+    expect(JSON.stringify((await list(admin)).objects)).not.toContain(code.code);
     expect(await count(admin)).toBe(1);
     expect(await count(erin.client)).toBe(1);
     // The workgroup's administrator sees the members' sessions on it.
