@@ -140,6 +140,8 @@ describe('the web terminal', () => {
       .where('ended_at', 'is', null)
       .execute();
     expect(live.map((r) => r.way)).toEqual(['wetty']);
+    // The header counts it at once (before: at its next refresh, up to 30 s later).
+    await page.getByRole('button', { name: 'Online sessions: 1' }).waitFor({ timeout: UI_TIMEOUT });
     await screenshot(page, 'web-terminal');
   });
 

@@ -20,7 +20,9 @@ import {
   type WebTerminalServerMessage,
   type WebTerminalTokenReply,
 } from '@portcullis/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { useErrorText } from '../../../shared/i18n/errors';
+import { onlineKeys } from '../../../shared/online/api';
 import { useWebTerminalTokenMutation } from '../api';
 import { closedText } from './web-terminal-closed';
 
@@ -140,6 +142,16 @@ export default function WebTerminal({
   const token = useWebTerminalTokenMutation();
   const [ticket, setTicket] = useState<WebTerminalTokenReply | null>(null);
   const [status, setStatus] = useState<Status | null>(null);
+  const queryClient = useQueryClient();
+  // The session is online from ready to its end: the header's count and the online lists say
+  // so now, not at their next refresh.
+  const onStatus = useCallback(
+    (next: Status) => {
+      setStatus(next);
+      void queryClient.invalidateQueries({ queryKey: onlineKeys.all });
+    },
+    [queryClient],
+  );
   const { mutate } = token;
   const connect = useCallback(() => {
     setStatus(null);
@@ -183,7 +195,7 @@ export default function WebTerminal({
         />
       ) : null}
       {ticket ? (
-        <Session key={ticket.token} ticket={ticket} fill={fill} onStatus={setStatus} />
+        <Session key={ticket.token} ticket={ticket} fill={fill} onStatus={onStatus} />
       ) : null}
     </Space>
   );
