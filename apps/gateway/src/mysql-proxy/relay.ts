@@ -6,9 +6,10 @@
  * log its outcome.
  *
  * Commands dispatch through {@link COMMANDS}. Relayed: text queries and prepared statements
- * (judged at prepare time; COM_STMT_EXECUTE logs the prepared text, and a prepare the target
- * refuses is logged with its error, as the PostgreSQL proxy logs a failed Parse; a statement a
- * rule refuses is logged with the refusal's text as its error), COM_INIT_DB (the database
+ * (judged at prepare time; COM_STMT_EXECUTE logs the prepared text with the notice rules it
+ * matched, and a prepare the target refuses is logged with its error, as the PostgreSQL proxy
+ * logs a failed Parse; a statement a rule refuses is logged with the refusal's text as its
+ * error), COM_INIT_DB (the database
  * must be one the resource offers), COM_PING, COM_FIELD_LIST, COM_SET_OPTION, COM_STATISTICS,
  * COM_PROCESS_INFO/KILL (the same as SHOW PROCESSLIST / KILL in SQL; a KILL of a connection id
  * the gateway greeted becomes the target's thread id, see translatedKill), COM_RESET_CONNECTION.
@@ -31,7 +32,14 @@ import type { Logger } from '../core/logger';
 import { sessionEndedText } from '../core/session-ended';
 import { ER, HEADER, MAX_PAYLOAD, Malformed, errPayload, frame, type ErrorKind } from './packets';
 import { ResponseTracker, type Expect } from './results';
-import { decide, pairResults, type Decision, type Judged, type TimedResult } from './statements';
+import {
+  decide,
+  pairResults,
+  type Decision,
+  type Judged,
+  type JudgedStatement,
+  type TimedResult,
+} from './statements';
 
 /** The largest command the gateway reads (a big INSERT fits; a flood does not). */
 export const COMMAND_MAX = 64 * 1024 * 1024;
@@ -153,7 +161,13 @@ export class Relay {
   private readonly tracker = new ResponseTracker({
     onResult: (result) => this.results.push({ result, endedAt: performance.now() }),
     onPrepared: (id) => {
-      if (this.after?.kind === 'prepare') this.prepared.set(id, this.after.text);
+      const after = this.after;
+      if (after?.kind === 'prepare') {
+        this.prepared.set(id, {
+          text: after.text,
+          ...(after.notice !== undefined && { notice: after.notice }),
+        });
+      }
     },
     onDone: () => this.responseDone(false),
   });
@@ -164,7 +178,8 @@ export class Relay {
   /** A response is expected for the command in flight. */
   private awaiting = false;
   private readonly queue: Command[] = [];
-  private readonly prepared = new Map<number, string>();
+  /** Prepared statements by id: the text, and the notice rules it matched (logged per run). */
+  private readonly prepared = new Map<number, JudgedStatement>();
   private database: string;
   /** A command is being judged or its response is on its way. */
   private busy = false;
@@ -529,8 +544,10 @@ export class Relay {
 
   execute(command: Command): void {
     const id = idIn(command);
-    const text = this.prepared.get(id) ?? `[prepared statement ${id} unknown to the gateway]`;
-    this.forwardLogged(command, { statements: [{ text }] }, Date.now());
+    const statement = this.prepared.get(id) ?? {
+      text: `[prepared statement ${id} unknown to the gateway]`,
+    };
+    this.forwardLogged(command, { statements: [statement] }, Date.now());
   }
 
   closeStatement(command: Command): void {

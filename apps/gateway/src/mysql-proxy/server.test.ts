@@ -236,6 +236,24 @@ describe('mysql proxy with mysql2', () => {
     await cleanup.end();
   });
 
+  // Before, only the prepare was judged and its runs were logged bare: a notice statement's
+  // runs did not say so, as they do in the PostgreSQL proxy's log.
+  it('marks every run of a prepared statement that a notice rule matched', async () => {
+    const conn = await connect('noticed');
+    const update = 'UPDATE orders SET note = ? WHERE id = ?';
+    await conn.execute(update, ['p', 3]);
+    await conn.execute(update, ['q', 3]); // mysql2 prepared it once: run twice
+    await conn.end();
+    const session = sessionOf('noticed');
+    await expect.poll(() => session?.ended).toBe(1);
+    expect(session?.statements.map((s) => [s.statement, s.action, s.rule, s.rows])).toEqual([
+      [update, 'notice', 'UPDATE', 1],
+      [update, 'notice', 'UPDATE', 1],
+    ]);
+    // Its alarm was raised once, when it was prepared.
+    expect(session?.alarms).toEqual([{ action: 'notice', statement: update, rule: 'UPDATE' }]);
+  });
+
   it('logs a prepare the database refused with its error, as a failed query is logged', async () => {
     const conn = await connect('noticed');
     await expect(conn.execute('SELECT nope FROM orders WHERE id = ?', [1])).rejects.toThrow(/nope/);
