@@ -517,15 +517,15 @@ export class Relay {
       this.refuse(command, kind, decision.message);
       return;
     }
-    const notices = noticesIn(decision.statements);
-    if (notices) session.alarm('notice', text, notices.join(', '));
+    const notice = noticesIn(decision.statements)?.join(', ');
+    if (notice !== undefined) session.alarm('notice', text, notice);
     // A prepared text is logged when it runs (COM_STMT_EXECUTE), not when it is prepared,
     // unless the target refuses to prepare it.
     if (expect === 'prepare') {
       return this.forward(command, 'prepare', {
         kind: 'prepare',
         text,
-        notice: notices?.join(', '),
+        notice,
         database: this.database,
         sentAt: { epoch: startedAt, perf: performance.now() },
       });

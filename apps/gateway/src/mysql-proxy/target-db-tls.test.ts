@@ -6,35 +6,20 @@
  */
 import type { TLSSocket } from 'node:tls';
 import mysql from 'mysql2/promise';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DbTls } from '../control/protocol';
 import { silentLogger } from '../core/logger';
-import { makeTestPki, type TestCert, type TestPki } from '../test/certs';
+import type { TestPki } from '../test/certs';
 import { sleep } from '../test/net';
-import { scriptedMysql, type ScriptedDb } from '../test/tls-databases';
+import { scriptedMysql } from '../test/tls-databases';
+import { NOT_OFFERED, scriptedServers, verifyCases } from '../test/target-tls-cases';
 import { startMysqlProxy } from './server';
 import { loginTarget, TargetLoginError } from './target-auth';
 import { fakeSessions, MARIADB } from './testing';
 
-const NOT_OFFERED = 'the database does not offer TLS, which the resource requires';
-const NOT_ACCEPTED = "the database's TLS certificate was not accepted";
-
-let pki: TestPki;
-beforeAll(() => {
-  pki = makeTestPki();
-});
-
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0)) await o.close();
-});
-
-/** A scripted MySQL with `cert` (none: its greeting offers no TLS), closed after the test. */
-async function scripted(cert?: TestCert): Promise<ScriptedDb> {
-  const db = await scriptedMysql(cert);
-  open.push(db);
-  return db;
-}
+const servers = scriptedServers(scriptedMysql);
+const { scripted } = servers;
+const pki = (): TestPki => servers.pki();
 
 const login = (port: number, tls: DbTls | undefined, username = 'app', password = 'secret') =>
   loginTarget({
@@ -76,35 +61,16 @@ describe("a resource's TLS towards MySQL", () => {
     expect(db.seen).toEqual([]);
   });
 
-  it('logs in under verify to a certificate of the CA named, for the address dialled', async () => {
-    const db = await scripted(pki.leaf('IP:127.0.0.1'));
-    const done = await login(db.port, { mode: 'verify', ca: pki.ca });
-    // Node checked the chain and the name (unverified, `authorized` stays false).
-    expect((done.socket as TLSSocket).authorized).toBe(true);
-    expect(db.seen).toEqual(['ssl request', 'login app in tls']);
-    done.socket.destroy();
-  });
-
-  it('refuses under verify a certificate of another CA, before the login', async () => {
-    const db = await scripted(pki.leaf('IP:127.0.0.1'));
-    const why = await refusal(login(db.port, { mode: 'verify', ca: pki.otherCa }));
-    expect(why).toBe(`${NOT_ACCEPTED} (unable to verify the first certificate)`);
-    await sleep(50);
-    expect(db.seen).toEqual(['ssl request']);
-  });
-
-  it('refuses under verify a certificate of the right CA for another name', async () => {
-    const db = await scripted(pki.leaf('DNS:elsewhere.example'));
-    const why = await refusal(login(db.port, { mode: 'verify', ca: pki.ca }));
-    expect(why).toMatch(
-      /^the database's TLS certificate was not accepted \(Hostname\/IP does not match/,
-    );
-    await sleep(50);
-    expect(db.seen).toEqual(['ssl request']);
+  verifyCases({
+    servers,
+    login,
+    refusal,
+    loggedIn: ['ssl request', 'login app in tls'],
+    firstStep: 'the login',
   });
 
   it('logs in under require to a self-signed certificate, unverified, inside TLS', async () => {
-    const db = await scripted(pki.selfSigned('IP:127.0.0.1'));
+    const db = await scripted(pki().selfSigned('IP:127.0.0.1'));
     const done = await login(db.port, { mode: 'require' });
     expect((done.socket as TLSSocket).encrypted).toBe(true);
     expect(db.seen).toEqual(['ssl request', 'login app in tls']);

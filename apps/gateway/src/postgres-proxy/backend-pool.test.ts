@@ -57,13 +57,15 @@ async function standIn(answer: Answer) {
   };
 }
 
-const key = loginKey({
+/** A login to the shop database, the keys' starting point. */
+const shopLogin = {
   host: '127.0.0.1',
   port: 5432,
   username: 'app',
   password: 'secret',
   parameters: new Map([['database', 'shop']]),
-});
+};
+const key = loginKey(shopLogin);
 const SERVER = serverOf({ host: '127.0.0.1', port: 5432 });
 const until = async (check: () => boolean): Promise<void> => {
   const end = Date.now() + 3000;
@@ -82,50 +84,36 @@ describe('the PostgreSQL backend pool', () => {
   });
 
   it('keys a login by everything that makes it, and keeps no password in the key', () => {
-    const base = {
-      host: '127.0.0.1',
-      port: 5432,
-      username: 'app',
-      password: 'secret',
-      parameters: new Map([['database', 'shop']]),
-    };
-    expect(loginKey({ ...base, parameters: new Map([['database', 'shop']]) })).toBe(key);
-    expect(loginKey({ ...base, password: 'other' })).not.toBe(key);
-    expect(loginKey({ ...base, username: 'admin' })).not.toBe(key);
-    expect(loginKey({ ...base, port: 5433 })).not.toBe(key);
+    expect(loginKey({ ...shopLogin, parameters: new Map([['database', 'shop']]) })).toBe(key);
+    expect(loginKey({ ...shopLogin, password: 'other' })).not.toBe(key);
+    expect(loginKey({ ...shopLogin, username: 'admin' })).not.toBe(key);
+    expect(loginKey({ ...shopLogin, port: 5433 })).not.toBe(key);
     const withApp = new Map([
       ['database', 'shop'],
       ['application_name', 'x'],
     ]);
-    expect(loginKey({ ...base, parameters: withApp })).not.toBe(key);
+    expect(loginKey({ ...shopLogin, parameters: withApp })).not.toBe(key);
     // The same parameters in another order are the same login.
     const reordered = new Map([
       ['application_name', 'x'],
       ['database', 'shop'],
     ]);
-    expect(loginKey({ ...base, parameters: reordered })).toBe(
-      loginKey({ ...base, parameters: withApp }),
+    expect(loginKey({ ...shopLogin, parameters: reordered })).toBe(
+      loginKey({ ...shopLogin, parameters: withApp }),
     );
     expect(key).not.toContain('secret');
   });
 
   it('keys a login by its TLS setting: prefer, require, verify and the CA are all apart', () => {
-    const base = {
-      host: '127.0.0.1',
-      port: 5432,
-      username: 'app',
-      password: 'secret',
-      parameters: new Map([['database', 'shop']]),
-    };
     const keys = [
-      loginKey(base),
-      loginKey({ ...base, tls: { mode: 'require' } }),
-      loginKey({ ...base, tls: { mode: 'verify' } }),
-      loginKey({ ...base, tls: { mode: 'verify', ca: 'CA one' } }),
-      loginKey({ ...base, tls: { mode: 'verify', ca: 'CA two' } }),
+      loginKey(shopLogin),
+      loginKey({ ...shopLogin, tls: { mode: 'require' } }),
+      loginKey({ ...shopLogin, tls: { mode: 'verify' } }),
+      loginKey({ ...shopLogin, tls: { mode: 'verify', ca: 'CA one' } }),
+      loginKey({ ...shopLogin, tls: { mode: 'verify', ca: 'CA two' } }),
     ];
     expect(new Set(keys).size).toBe(keys.length);
-    expect(loginKey({ ...base, tls: { mode: 'verify', ca: 'CA one' } })).toBe(keys[3]);
+    expect(loginKey({ ...shopLogin, tls: { mode: 'verify', ca: 'CA one' } })).toBe(keys[3]);
   });
 
   it('resets a connection given back and hands it to the same login only', async () => {

@@ -6,36 +6,21 @@
  */
 import pg from 'pg';
 import type { TLSSocket } from 'node:tls';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DbTls } from '../control/protocol';
 import { fakeSessions } from '../mysql-proxy/testing';
 import { loadSqlParsers } from '../sql-audit';
-import { makeTestPki, type TestPki } from '../test/certs';
+import type { TestPki } from '../test/certs';
 import { collectLogs } from '../test/logs';
 import { sleep } from '../test/net';
-import { scriptedPostgres, type ScriptedDb } from '../test/tls-databases';
+import { scriptedPostgres } from '../test/tls-databases';
+import { NOT_ACCEPTED, NOT_OFFERED, scriptedServers, verifyCases } from '../test/target-tls-cases';
 import { startPostgresProxy, type PostgresProxy } from './server';
 import { loginToTarget, TargetRefused } from './target-login';
 
-const NOT_OFFERED = 'the database does not offer TLS, which the resource requires';
-const NOT_ACCEPTED = "the database's TLS certificate was not accepted";
-
-let pki: TestPki;
-beforeAll(() => {
-  pki = makeTestPki();
-});
-
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0)) await o.close();
-});
-
-/** A scripted PostgreSQL with `cert` (none: it declines TLS), closed after the test. */
-async function scripted(cert?: { key: string; cert: string }): Promise<ScriptedDb> {
-  const db = await scriptedPostgres(cert);
-  open.push(db);
-  return db;
-}
+const servers = scriptedServers(scriptedPostgres);
+const { scripted } = servers;
+const pki = (): TestPki => servers.pki();
 
 const login = (port: number, tls: DbTls | undefined, username = 'app', password = 'secret') =>
   loginToTarget({
@@ -81,35 +66,16 @@ describe("a resource's TLS towards PostgreSQL", () => {
     expect(db.seen).toEqual(['ssl request']);
   });
 
-  it('logs in under verify to a certificate of the CA named, for the address dialled', async () => {
-    const db = await scripted(pki.leaf('IP:127.0.0.1'));
-    const done = await login(db.port, { mode: 'verify', ca: pki.ca });
-    // Node checked the chain and the name (unverified, `authorized` stays false).
-    expect((done.socket as TLSSocket).authorized).toBe(true);
-    expect(db.seen).toEqual(['ssl request', 'startup app in tls', 'password secret in tls']);
-    done.socket.destroy();
-  });
-
-  it('refuses under verify a certificate of another CA, before the start-up', async () => {
-    const db = await scripted(pki.leaf('IP:127.0.0.1'));
-    const why = await refusal(login(db.port, { mode: 'verify', ca: pki.otherCa }));
-    expect(why).toBe(`${NOT_ACCEPTED} (unable to verify the first certificate)`);
-    await sleep(50);
-    expect(db.seen).toEqual(['ssl request']);
-  });
-
-  it('refuses under verify a certificate of the right CA for another name', async () => {
-    const db = await scripted(pki.leaf('DNS:elsewhere.example'));
-    const why = await refusal(login(db.port, { mode: 'verify', ca: pki.ca }));
-    expect(why).toMatch(
-      /^the database's TLS certificate was not accepted \(Hostname\/IP does not match/,
-    );
-    await sleep(50);
-    expect(db.seen).toEqual(['ssl request']);
+  verifyCases({
+    servers,
+    login,
+    refusal,
+    loggedIn: ['ssl request', 'startup app in tls', 'password secret in tls'],
+    firstStep: 'the start-up',
   });
 
   it("refuses under verify without a CA a certificate Node's own CAs do not sign", async () => {
-    const db = await scripted(pki.selfSigned('IP:127.0.0.1'));
+    const db = await scripted(pki().selfSigned('IP:127.0.0.1'));
     const why = await refusal(login(db.port, { mode: 'verify' }));
     expect(why).toBe(`${NOT_ACCEPTED} (self-signed certificate)`);
     await sleep(50);
@@ -117,7 +83,7 @@ describe("a resource's TLS towards PostgreSQL", () => {
   });
 
   it('logs in under require to a self-signed certificate, unverified, inside TLS', async () => {
-    const db = await scripted(pki.selfSigned('IP:127.0.0.1'));
+    const db = await scripted(pki().selfSigned('IP:127.0.0.1'));
     const done = await login(db.port, { mode: 'require' });
     expect((done.socket as TLSSocket).encrypted).toBe(true);
     expect(db.seen).toEqual(['ssl request', 'startup app in tls', 'password secret in tls']);

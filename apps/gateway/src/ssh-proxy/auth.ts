@@ -23,7 +23,13 @@
  * times at most. The password is used for that login only, never logged or stored.
  */
 import crypto from 'node:crypto';
-import type { AuthContext, Client, Connection, KeyboardAuthContext } from 'ssh2';
+import type {
+  AuthContext,
+  Client,
+  Connection,
+  KeyboardAuthContext,
+  PublicKeyAuthContext,
+} from 'ssh2';
 import { CODE_PATTERN, type CommandPolicy } from '@portcullis/contract';
 import ssh2 from './ssh2';
 import type { SessionControlApi, Outcome } from '../control/session-requests';
@@ -98,6 +104,22 @@ export function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+/**
+ * The key of a publickey attempt as OpenSSH writes it (`type base64`), `signed` once its
+ * signature checks; unsigned, the client only asks whether the key would do (it may sign).
+ * Null for a key that does not parse or a signature that does not verify.
+ */
+export function offeredKey(
+  ctx: PublicKeyAuthContext,
+): { publicKey: string; signed: boolean } | null {
+  const key = ssh2.utils.parseKey(ctx.key.data);
+  if (key instanceof Error || Array.isArray(key)) return null;
+  const publicKey = `${key.type} ${key.getPublicSSH().toString('base64')}`;
+  if (!ctx.signature || !ctx.blob) return { publicKey, signed: false };
+  if (key.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true) return null;
+  return { publicKey, signed: true };
 }
 
 /** Handles the client's 'authentication' events until one is accepted. */
@@ -203,21 +225,16 @@ export function createAuthenticator(deps: AuthDeps): (ctx: AuthContext) => Promi
           tryAgain(ctx);
           return null;
         }
-        const key = ssh2.utils.parseKey(ctx.key.data);
-        if (key instanceof Error || Array.isArray(key)) {
+        const offered = offeredKey(ctx);
+        if (!offered) {
           tryAgain(ctx);
           return null;
         }
-        // Without a signature the client only asks whether the key would do: it may sign.
-        if (!ctx.signature || !ctx.blob) {
+        if (!offered.signed) {
           ctx.accept();
           return null;
         }
-        if (key.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true) {
-          tryAgain(ctx);
-          return null;
-        }
-        const publicKey = `${key.type} ${key.getPublicSSH().toString('base64')}`;
+        const { publicKey } = offered;
         proof = { kind: 'key', publicKey };
         const outcome = await control.resolve({ code: ctx.username, clientIp, publicKey });
         // A temporary authorization (it needs its password): the client's keys are tried

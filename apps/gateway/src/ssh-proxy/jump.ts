@@ -20,7 +20,7 @@ import type { Socket } from 'node:net';
 import type { AuthContext, Connection, ServerChannel, TcpipRequestInfo } from 'ssh2';
 import ssh2 from './ssh2';
 import type { Logger } from '../core/logger';
-import { sameText, type AcceptedSession, type LoginProof } from './auth';
+import { offeredKey, sameText, type AcceptedSession, type LoginProof } from './auth';
 import { socketOf } from './fair-read';
 
 /** Serves the session channels of a connection (the outer one, or one inside it). */
@@ -42,16 +42,13 @@ export function isJump(
   return info.destPort === SSH_PORT || info.destPort === session.resolved.resource.port;
 }
 
-/** One inner login attempt against the outer login's proof; true when it is accepted. */
-function proves(ctx: AuthContext, proof: LoginProof): boolean | 'asked' {
-  if (proof.kind === 'key' && ctx.method === 'publickey') {
-    const key = ssh2.utils.parseKey(ctx.key.data);
-    if (key instanceof Error || Array.isArray(key)) return false;
-    if (`${key.type} ${key.getPublicSSH().toString('base64')}` !== proof.publicKey) return false;
-    // Without a signature the client only asks whether the key would do: it may sign.
-    if (!ctx.signature || !ctx.blob) return 'asked';
-    return key.verify(ctx.blob, ctx.signature, ctx.hashAlgo) === true;
-  }
+/**
+ * One inner login attempt against the outer login's proof: the same key (asked about, or
+ * signed), or the code as a password. True when it is accepted.
+ */
+function proves(ctx: AuthContext, proof: LoginProof): boolean {
+  if (proof.kind === 'key' && ctx.method === 'publickey')
+    return offeredKey(ctx)?.publicKey === proof.publicKey;
   if (proof.kind === 'code' && ctx.method === 'password') return sameText(ctx.password, proof.code);
   return false;
 }
@@ -96,8 +93,7 @@ export function createJumpServer(
           !(a instanceof Error) && sameText((a[0] ?? '').trim(), code) ? ctx.accept() : fail(ctx),
         );
       }
-      const verdict = proves(ctx, outer.proof);
-      if (verdict === false) return fail(ctx);
+      if (!proves(ctx, outer.proof)) return fail(ctx);
       ctx.accept();
     });
     inner.on('ready', () => {

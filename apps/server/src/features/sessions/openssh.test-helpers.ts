@@ -103,3 +103,35 @@ export async function openSshClient(dir: string): Promise<OpenSshClient> {
     }),
   };
 }
+
+/**
+ * Writes an ssh_config in the client's folder naming the gateway `gw` (user: the code, the
+ * client's key, no host-key checks) for `ssh -J gw …`; `hosts` (given the file's path) adds
+ * more entries. Returns the file's path.
+ */
+export function gatewayJumpConfig(
+  client: OpenSshClient,
+  port: number,
+  code: string,
+  hosts: (file: string) => string[] = () => [],
+): string {
+  const file = path.join(client.dir, 'jump_config');
+  fs.writeFileSync(
+    file,
+    [
+      'Host *',
+      '  IdentitiesOnly yes',
+      '  StrictHostKeyChecking no',
+      '  UserKnownHostsFile /dev/null',
+      '  BatchMode yes',
+      `  IdentityFile ${client.keyFile}`,
+      'Host gw',
+      '  HostName 127.0.0.1',
+      `  Port ${port}`,
+      `  User ${code}`,
+      ...hosts(file),
+      '',
+    ].join('\n'),
+  );
+  return file;
+}

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { outbox, type TestApp, type TestClient } from '../../test/harness';
 import { member } from '../workgroups/test-fixtures';
-import { run, type OpenSshClient } from './openssh.test-helpers';
+import { gatewayJumpConfig, run, type OpenSshClient } from './openssh.test-helpers';
 import { startSshStack, type SshStack } from './ssh-test-kit';
 
 const until = async (check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> => {
@@ -579,23 +579,7 @@ describe('security mode and the file log through a real gateway and sshd', () =>
   });
 
   it('blocks in a session through a jump (ssh -J) too', async () => {
-    const config = path.join(dir, 'jump_config');
-    fs.writeFileSync(
-      config,
-      [
-        'Host *',
-        '  IdentitiesOnly yes',
-        '  StrictHostKeyChecking no',
-        '  UserKnownHostsFile /dev/null',
-        '  BatchMode yes',
-        `  IdentityFile ${client.keyFile}`,
-        'Host gw',
-        '  HostName 127.0.0.1',
-        `  Port ${port}`,
-        `  User ${code.code}`,
-        '',
-      ].join('\n'),
-    );
+    const config = gatewayJumpConfig(client, port, code.code);
     const res = await run('ssh', ['-F', config, '-J', 'gw', 'any-name', `rm -f ${victim}`]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(BLOCKED);

@@ -17,7 +17,7 @@ import { until } from '../../test/until';
 import { freePort } from '../../../../gateway/src/test/net';
 import { addResourcesTo, connectGateway, projectResourceId } from '../workgroups/test-fixtures';
 import { cutSessions } from './connections-service';
-import { run, type OpenSshClient } from './openssh.test-helpers';
+import { gatewayJumpConfig, run, type OpenSshClient } from './openssh.test-helpers';
 import { cutRevokedSessions } from './revoke-sessions';
 import { addSshdResource, startSshStack, type SshStack } from './ssh-test-kit';
 
@@ -292,29 +292,14 @@ describe('the SSH proxy with a real gateway, sshd and OpenSSH clients', () => {
   });
 
   it('is a jump host: ssh -J and ProxyCommand -W reach the code’s server, logged', async () => {
-    const config = path.join(dir, 'jump_config');
     // The name after the jump is any name (the code decides the server); the gateway answers
     // the SSH inside the jump with its own host key.
-    fs.writeFileSync(
-      config,
-      [
-        'Host *',
-        '  IdentitiesOnly yes',
-        '  StrictHostKeyChecking no',
-        '  UserKnownHostsFile /dev/null',
-        '  BatchMode yes',
-        `  IdentityFile ${client.keyFile}`,
-        'Host gw',
-        '  HostName 127.0.0.1',
-        `  Port ${port}`,
-        `  User ${code}`,
-        'Host web-jump',
-        '  ProxyJump gw',
-        'Host web-command',
-        `  ProxyCommand ssh -F ${config} -W %h:%p gw`,
-        '',
-      ].join('\n'),
-    );
+    const config = gatewayJumpConfig(client, port, code, (file) => [
+      'Host web-jump',
+      '  ProxyJump gw',
+      'Host web-command',
+      `  ProxyCommand ssh -F ${file} -W %h:%p gw`,
+    ]);
     const sessions = () =>
       t.ctx.db
         .selectFrom('tunnel_connection')
