@@ -580,10 +580,14 @@ describe('security mode and the file log through a real gateway and sshd', () =>
 
   it('blocks in a session through a jump (ssh -J) too', async () => {
     const config = gatewayJumpConfig(client, port, code.code);
+    // The alarm row is written after the client hears the refusal: waited for (the first
+    // test's row has the same command).
+    const before = (await alarmCommands()).length;
     const res = await run('ssh', ['-F', config, '-J', 'gw', 'any-name', `rm -f ${victim}`]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(BLOCKED);
     expect(fs.existsSync(victim)).toBe(true);
+    await until(async () => (await alarmCommands()).length > before);
     const [row] = await alarms();
     expect(row).toMatchObject({ way: 'terminal', command: `rm -f ${victim}` });
   });
