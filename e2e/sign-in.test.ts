@@ -12,6 +12,7 @@ import {
   lastMailLink,
   screenshot,
   startE2E,
+  TEAM,
   totpCodes,
   type E2E,
 } from './harness';
@@ -123,6 +124,54 @@ describe('sign-in flows', () => {
     await screenshot(page, 'login-zh_CN');
     await chooseLanguage(page, 'en_US');
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+  });
+
+  it('takes the spinner off the button as soon as the sign-in is answered', async () => {
+    // antd's own spinner slides out, and an answer within a few milliseconds stalled that exit
+    // in 17 of 30 attempts: the invisible spinner stayed, the button read "loading Sign in" to
+    // a screen reader for good (and to this suite's locators: two failed CI runs).
+    const { page } = await fresh();
+    let answer = (): void => undefined;
+    await page.route('**/api/auth/login', async (route) => {
+      // Held until the test has seen the spinner, then answered at once, without the server
+      // (which would ask for a captcha after the first refusal).
+      await new Promise<void>((resolve) => (answer = resolve));
+      await route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          code: 'PasswordError',
+          error_message: 'Incorrect team ID, account or password',
+        }),
+      });
+    });
+    await page.goto('/login');
+    await page.getByRole('textbox', { name: 'Team ID' }).fill(TEAM);
+    await page.getByRole('textbox', { name: 'Account' }).fill(ADMIN_EMAIL);
+    await page.getByLabel('Password').fill('wrong-password');
+    const submit = page.locator('form button[type=submit]');
+    const signIn = page.getByRole('button', { name: 'Sign in', exact: true });
+    await submit.click();
+    await page.getByRole('button', { name: 'loading Sign in' }).waitFor();
+    await screenshot(page, 'login-signing-in');
+    answer();
+    await signIn.waitFor({ timeout: UI_TIMEOUT });
+    // Quick answers, again and again: the name is the label again each time.
+    await page.unroute('**/api/auth/login');
+    await page.route('**/api/auth/login', (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'PasswordError', error_message: 'Incorrect' }),
+      }),
+    );
+    let stalled = 0;
+    for (let i = 0; i < 20; i++) {
+      await submit.click();
+      await page.waitForTimeout(300);
+      if ((await signIn.count()) === 0) stalled++;
+    }
+    expect(stalled).toBe(0);
   });
 
   it('forces a password change set by an administrator, then signs in with the new one', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
+import { LoadingOutlined } from '@ant-design/icons';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
@@ -29,8 +30,14 @@ export function AppProviders({ queryClient, children }: AppProvidersProps): Reac
       <ConfigProvider
         locale={language === 'zh_CN' ? zhCN : enUS}
         theme={theme}
-        // Button labels read as written ('登录', not '登 录').
-        button={{ autoInsertSpace: false }}
+        button={{
+          // Button labels read as written ('登录', not '登 录').
+          autoInsertSpace: false,
+          // A spinner of our own, shown and removed at once. antd's own slides out, and when the
+          // work ends within a few milliseconds its exit can stall: the invisible spinner stays
+          // in the button for good and screen readers announce it as "loading Sign in".
+          loadingIcon: <LoadingOutlined />,
+        }}
       >
         <AntApp>
           <FeedbackBridge />
