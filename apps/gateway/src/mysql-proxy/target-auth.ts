@@ -51,15 +51,56 @@ export interface TargetLogin {
   threadId: number;
 }
 
+/**
+ * What stopped a target login, for a caller that tells failures apart (the connectivity test
+ * turns it into a reason word); sessions go by `refused` and the message alone.
+ */
+export type TargetLoginKind =
+  /** The database answered with an ERR_Packet, at the greeting or the login: see `errno`. */
+  | 'server'
+  /** The resource's `tls` stopped it: no TLS offered, or the certificate refused. */
+  | 'tls'
+  /** The database asked for an auth plugin the gateway refuses (fail closed). */
+  | 'auth_plugin'
+  /** Connecting failed, or the TLS handshake did (not the certificate): see `cause`. */
+  | 'network'
+  /** The database did not accept the connection in time, or the caller gave the login up. */
+  | 'timeout'
+  /**
+   * Not a MySQL 4.1+ server, a packet the login cannot use, or the connection lost during the
+   * login (`cause` holds Node's error when there is one).
+   */
+  | 'protocol';
+
+export interface TargetLoginErrorDetails {
+  kind: TargetLoginKind;
+  /** The ERR_Packet's error number (kind 'server'). */
+  errno?: number;
+  /** Node's own error, for a failure at the socket or in TLS. */
+  cause?: unknown;
+}
+
 /** The target refused the credential or spoke nonsense; `refused` for an ERR at login. */
 export class TargetLoginError extends Error {
+  readonly kind: TargetLoginKind;
+  readonly errno: number | undefined;
+
   constructor(
     message: string,
     readonly refused: boolean,
+    details: TargetLoginErrorDetails = { kind: 'protocol' },
   ) {
-    super(message);
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'TargetLoginError';
+    this.kind = details.kind;
+    this.errno = details.errno;
   }
+}
+
+/** A TargetLoginError for an ERR_Packet the database sent. */
+function serverError(payload: Buffer, refused: boolean): TargetLoginError {
+  const { errno, message } = readErr(payload);
+  return new TargetLoginError(message, refused, { kind: 'server', errno });
 }
 
 const sha1 = (...parts: Buffer[]): Buffer => {
@@ -101,7 +142,9 @@ function rsaPassword(password: string, nonce: Buffer, pem: Buffer): Buffer {
 function authResponse(plugin: string, password: string, salt: Buffer): Buffer {
   if (plugin === 'mysql_native_password') return nativeScramble(password, salt);
   if (plugin === 'caching_sha2_password') return cachingSha2Scramble(password, salt);
-  throw new TargetLoginError(`the database asks for the unsupported auth plugin ${plugin}`, false);
+  throw new TargetLoginError(`the database asks for the unsupported auth plugin ${plugin}`, false, {
+    kind: 'auth_plugin',
+  });
 }
 
 interface Greeting {
@@ -114,9 +157,7 @@ interface Greeting {
 
 /** HandshakeV10 (layout in handshake.ts); an ERR here is the server refusing this host. */
 function parseGreeting(packet: Packet): Greeting {
-  if (packet.payload[0] === 0xff) {
-    throw new TargetLoginError(readErr(packet.payload).message, false);
-  }
+  if (packet.payload[0] === 0xff) throw serverError(packet.payload, false);
   const r = new Reader(packet.payload);
   if (r.u8() !== 10) throw new TargetLoginError('the target is not a MySQL 4.1+ server', false);
   const serverVersion = r.nulString().toString('latin1');
@@ -141,26 +182,40 @@ function parseGreeting(packet: Packet): Greeting {
   };
 }
 
-function connect(target: DbTarget): Promise<net.Socket> {
+function connect(target: DbTarget, signal: AbortSignal | undefined): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: target.host, port: target.port });
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new TargetLoginError('the database did not answer in time', false));
-    }, CONNECT_TIMEOUT_MS);
-    socket.once('connect', () => {
+    const settle = (): void => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abandon);
+    };
+    const abandon = (): void => {
+      settle();
+      socket.destroy();
+      reject(new TargetLoginError('the login was given up', false, { kind: 'timeout' }));
+    };
+    const timer = setTimeout(() => {
+      settle();
+      socket.destroy();
+      reject(
+        new TargetLoginError('the database did not answer in time', false, { kind: 'timeout' }),
+      );
+    }, CONNECT_TIMEOUT_MS);
+    signal?.addEventListener('abort', abandon, { once: true });
+    socket.once('connect', () => {
+      settle();
       socket.setNoDelay(true);
       resolve(socket);
     });
     socket.once('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      settle();
       const why =
         err.code === 'ECONNREFUSED'
           ? 'the database refused the connection'
           : 'the database could not be reached';
-      reject(new TargetLoginError(why, false));
+      reject(new TargetLoginError(why, false, { kind: 'network', cause: err }));
     });
+    if (signal?.aborted) abandon();
   });
 }
 
@@ -171,6 +226,8 @@ export interface TargetLoginRequest {
   maxPacket: number;
   collation: number;
   database: string;
+  /** Gives the login up (its caller's deadline): the connection is destroyed at once. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -183,12 +240,12 @@ function startTls(raw: net.Socket, head: Buffer, target: DbTarget): Promise<tls.
     const secure = tls.connect({ socket: raw, ...targetTlsOptions(target.host, target.tls) });
     const failed = (err: Error): void =>
       reject(
-        new TargetLoginError(
-          isCertificateError(err)
-            ? certificateRefused(err)
-            : `the database's TLS failed (${err.message})`,
-          false,
-        ),
+        isCertificateError(err)
+          ? new TargetLoginError(certificateRefused(err), false, { kind: 'tls', cause: err })
+          : new TargetLoginError(`the database's TLS failed (${err.message})`, false, {
+              kind: 'network',
+              cause: err,
+            }),
       );
     // The login's timer destroys the connection mid-handshake, and a database may hang up:
     // either ends the TLS socket with 'close' alone, no 'error'.
@@ -206,10 +263,14 @@ function startTls(raw: net.Socket, head: Buffer, target: DbTarget): Promise<tls.
 
 /** Connects and logs in to the target; rejects with {@link TargetLoginError}. */
 export async function loginTarget(request: TargetLoginRequest): Promise<TargetLogin> {
-  const { target } = request;
-  let socket: net.Socket = await connect(target);
+  const { target, signal } = request;
+  let socket: net.Socket = await connect(target, signal);
   let reader = new LoginReader(socket);
   const timer = setTimeout(() => socket.destroy(), CONNECT_TIMEOUT_MS);
+  // The socket in use when the caller gives up (the raw one until TLS is up).
+  const abandon = (): void => void socket.destroy();
+  signal?.addEventListener('abort', abandon, { once: true });
+  if (signal?.aborted) abandon();
   try {
     const greeting = parseGreeting(await reader.next());
     for (const cap of [CAP.PROTOCOL_41, CAP.SECURE_CONNECTION]) {
@@ -222,7 +283,7 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
     else caps &= ~CAP.CONNECT_WITH_DB;
     // TLS decrypts at the socket: the relay reads the same packets either way.
     const secure = (greeting.caps & CAP.SSL) !== 0;
-    if (!secure && target.tls) throw new TargetLoginError(TLS_NOT_OFFERED, false);
+    if (!secure && target.tls) throw new TargetLoginError(TLS_NOT_OFFERED, false, { kind: 'tls' });
     if (secure) caps |= CAP.SSL;
     let plugin = greeting.plugin;
     if (plugin !== 'caching_sha2_password') plugin = 'mysql_native_password';
@@ -255,6 +316,7 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
       const reply = (payload: Buffer): void => send(socket, payload, packet.seq + 1);
       if (p[0] === 0x00) {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', abandon);
         return {
           socket,
           ok: p,
@@ -263,7 +325,7 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
           threadId: greeting.threadId,
         };
       }
-      if (p[0] === 0xff) throw new TargetLoginError(readErr(p).message, true);
+      if (p[0] === 0xff) throw serverError(p, true);
       if (p[0] === 0xfe) {
         // AuthSwitchRequest: string<NUL> plugin / string<EOF> data (the new scramble + NUL).
         const r = new Reader(p);
@@ -286,10 +348,14 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
     }
   } catch (err) {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', abandon);
     reader.detach();
     socket.destroy();
     if (err instanceof TargetLoginError) throw err;
     if (err instanceof Malformed) throw new TargetLoginError(err.message, false);
-    throw new TargetLoginError('the database closed the connection during login', false);
+    throw new TargetLoginError('the database closed the connection during login', false, {
+      kind: 'protocol',
+      cause: err,
+    });
   }
 }

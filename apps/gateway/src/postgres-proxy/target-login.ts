@@ -48,6 +48,8 @@ export interface TargetLogin {
   parameters: Map<string, string>;
   /** TLS towards the database; absent: prefer (see above). */
   tls?: DbTls;
+  /** Gives the login up (its caller's deadline): the connection is destroyed at once. */
+  signal?: AbortSignal;
 }
 
 export interface LoggedIn {
@@ -69,8 +71,10 @@ export class TargetRefused extends Error {
     message: string,
     /** SQLSTATE when the server said; undefined when the target could not be reached. */
     readonly sqlState?: string,
+    /** Node's own error when the socket failed (unreachable, reset, a TLS handshake error). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 
@@ -79,6 +83,12 @@ export class TargetRefused extends Error {
  * gateway's own words, which the member is told, unlike the database's.
  */
 export class TargetTlsRefused extends TargetRefused {}
+
+/**
+ * The database asked for an authentication method (or offered SASL mechanisms) the gateway
+ * does not speak: the login is refused before any password is sent (fail closed).
+ */
+export class TargetAuthUnsupported extends TargetRefused {}
 
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest();
 const hmac = (key: Buffer, data: string) => crypto.createHmac('sha256', key).update(data).digest();
@@ -122,6 +132,9 @@ function scram(password: string) {
   };
 }
 
+/** The reason a login given up by its caller ends with (it is no longer waited for). */
+const GIVEN_UP = 'the login was given up';
+
 /** The server's one-byte answer to an SSLRequest. */
 const TLS_YES = 0x53; // 'S'
 const TLS_NO = 0x4e; // 'N'
@@ -138,19 +151,27 @@ function connectTarget(login: TargetLogin): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const raw = net.connect({ host: login.host, port: login.port });
     raw.setNoDelay(true);
-    const timer = setTimeout(() => {
-      raw.destroy();
-      reject(new TargetRefused('the database did not answer in time'));
-    }, LOGIN_TIMEOUT_MS);
-    const fail = (error: Error): void => {
+    const timer = setTimeout(
+      () => fail(new TargetRefused('the database did not answer in time')),
+      LOGIN_TIMEOUT_MS,
+    );
+    const settle = (): void => {
       clearTimeout(timer);
+      login.signal?.removeEventListener('abort', abandon);
+    };
+    const fail = (error: Error): void => {
+      settle();
       raw.destroy();
       reject(error);
     };
+    const abandon = (): void => fail(new TargetRefused(GIVEN_UP));
+    login.signal?.addEventListener('abort', abandon, { once: true });
     const unreachable = (err: Error): void =>
       fail(
         new TargetRefused(
           `the database cannot be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`,
+          undefined,
+          err,
         ),
       );
     raw.on('error', unreachable);
@@ -181,24 +202,25 @@ function connectTarget(login: TargetLogin): Promise<net.Socket> {
       }
       if (answer[0] === TLS_NO) {
         if (login.tls) return fail(new TargetTlsRefused(TLS_NOT_OFFERED));
-        clearTimeout(timer);
+        settle();
         raw.removeListener('error', unreachable);
         return resolve(raw);
       }
       const secure = tls.connect({ socket: raw, ...targetTlsOptions(login.host, login.tls) });
       const refused = (err: Error): void =>
         isCertificateError(err)
-          ? fail(new TargetTlsRefused(certificateRefused(err)))
+          ? fail(new TargetTlsRefused(certificateRefused(err), undefined, err))
           : unreachable(err);
       secure.once('error', refused);
       secure.once('secureConnect', () => {
-        clearTimeout(timer);
+        settle();
         raw.removeListener('error', unreachable);
         secure.removeListener('error', refused);
         resolve(secure);
       });
     };
     raw.on('data', onAnswer);
+    if (login.signal?.aborted) abandon();
   });
 }
 
@@ -218,11 +240,14 @@ function startSession(login: TargetLogin, socket: net.Socket): Promise<LoggedIn>
       () => fail(new TargetRefused('the database did not answer in time')),
       LOGIN_TIMEOUT_MS,
     );
+    const abandon = (): void => fail(new TargetRefused(GIVEN_UP));
+    login.signal?.addEventListener('abort', abandon, { once: true });
 
     function fail(error: Error): void {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      login.signal?.removeEventListener('abort', abandon);
       socket.destroy();
       reject(error);
     }
@@ -230,6 +255,8 @@ function startSession(login: TargetLogin, socket: net.Socket): Promise<LoggedIn>
       fail(
         new TargetRefused(
           `the database cannot be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`,
+          undefined,
+          err,
         ),
       );
     socket.on('error', onError);
@@ -249,6 +276,7 @@ function startSession(login: TargetLogin, socket: net.Socket): Promise<LoggedIn>
         );
       }
     });
+    if (login.signal?.aborted) abandon();
 
     function handle(type: number, body: Buffer, raw: Buffer): void {
       const t = String.fromCharCode(type);
@@ -270,6 +298,7 @@ function startSession(login: TargetLogin, socket: net.Socket): Promise<LoggedIn>
       if (t === 'Z') {
         settled = true;
         clearTimeout(timer);
+        login.signal?.removeEventListener('abort', abandon);
         socket.removeAllListeners('data');
         socket.removeListener('error', onError);
         socket.removeAllListeners('close');
@@ -304,7 +333,7 @@ function startSession(login: TargetLogin, socket: net.Socket): Promise<LoggedIn>
         const mechanisms: string[] = [];
         for (let m = r.cstring(); m !== ''; m = r.cstring()) mechanisms.push(m);
         if (!mechanisms.includes('SCRAM-SHA-256')) {
-          throw new TargetRefused(
+          throw new TargetAuthUnsupported(
             `the database offers no password method the gateway speaks (${mechanisms.join(', ')})`,
           );
         }
@@ -321,7 +350,7 @@ function startSession(login: TargetLogin, socket: net.Socket): Promise<LoggedIn>
           throw new TargetRefused('the database failed to prove it knows the password');
         return;
       }
-      throw new TargetRefused(
+      throw new TargetAuthUnsupported(
         `the database asks for an authentication method the gateway does not speak (${code})`,
       );
     }

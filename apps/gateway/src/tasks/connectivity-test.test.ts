@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshd, type SshdPeer } from '../../../../scripts/peers/sshd.mjs';
 import type { ConnectivityTarget } from '../control/protocol';
-import { freePort, silentServer, type SilentServer } from '../test/net';
+import { freePort, silentServer, sleep, type SilentServer } from '../test/net';
 import { firstDatabase, runConnectivityTest } from './connectivity-test';
 import { newEd25519Key } from '../ssh-proxy/host-key';
 
@@ -18,6 +18,15 @@ const target = (
   username: '',
   ...t,
 });
+
+/** Polls `count` until it answers 0 or `ms` pass; its last answer. */
+async function settlesAtZero(count: () => Promise<number>, ms = 3000): Promise<number> {
+  let n = await count();
+  for (const until = Date.now() + ms; n !== 0 && Date.now() < until; n = await count()) {
+    await sleep(50);
+  }
+  return n;
+}
 
 let silent: SilentServer;
 let closedPort: number;
@@ -153,6 +162,37 @@ describe('mysql (real MariaDB)', () => {
     expect(result).toEqual({ ok: false, reason: 'auth_failed' });
   });
 
+  it('answers bad_database for a database that does not exist', async () => {
+    // root may use any database, so MariaDB says it does not exist (ER_BAD_DB_ERROR).
+    const result = await runConnectivityTest(
+      target({ kind: 'mysql', port: 3306, username: 'root', database: `nodb_${suffix}` }),
+    );
+    expect(result).toEqual({ ok: false, reason: 'bad_database' });
+  });
+
+  it('answers auth_failed for a database the account may not use', async () => {
+    // ER_DBACCESS_DENIED_ERROR: the account is granted its own database only.
+    const result = await runConnectivityTest(
+      target({ kind: 'mysql', port: 3306, username: user, password, database: 'mysql' }),
+    );
+    expect(result).toEqual({ ok: false, reason: 'auth_failed' });
+  });
+
+  it('leaves no connection open after the login', async () => {
+    const result = await runConnectivityTest(
+      target({ kind: 'mysql', port: 3306, username: user, password, database }),
+    );
+    expect(result).toEqual({ ok: true, reason: '' });
+    const open = await settlesAtZero(async () => {
+      const [rows] = await root.query<mysql.RowDataPacket[]>(
+        'SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE USER = ?',
+        [user],
+      );
+      return Number(rows[0]?.n);
+    });
+    expect(open).toBe(0);
+  });
+
   it('answers refused for a closed port and timeout for a silent one', async () => {
     const refused = await runConnectivityTest(
       target({ kind: 'mysql', port: closedPort, username: user, password }),
@@ -192,11 +232,31 @@ describe('postgresql (real PostgreSQL)', () => {
     await admin.end();
   });
 
-  it('logs in and runs select 1', async () => {
+  it('logs in (the backend started in the database: ReadyForQuery) and disconnects', async () => {
     const result = await runConnectivityTest(
       target({ kind: 'postgresql', port: 5432, username: role, password, database: 'postgres' }),
     );
     expect(result).toEqual({ ok: true, reason: '' });
+    const open = await settlesAtZero(async () => {
+      const { rows } = await admin.query<{ n: string }>(
+        'SELECT COUNT(*) AS n FROM pg_stat_activity WHERE usename = $1',
+        [role],
+      );
+      return Number(rows[0]?.n);
+    });
+    expect(open).toBe(0);
+  });
+
+  it('without a database listed, tries the one named like the role, as a session does', async () => {
+    // A session whose client names no database gets the resource's first, else this one.
+    const own = await runConnectivityTest(
+      target({ kind: 'postgresql', port: 5432, username: 'postgres', database: '*' }),
+    );
+    const none = await runConnectivityTest(
+      target({ kind: 'postgresql', port: 5432, username: role, password }),
+    );
+    expect(own).toEqual({ ok: true, reason: '' });
+    expect(none).toEqual({ ok: false, reason: 'bad_database' });
   });
 
   it('answers auth_failed for a role that does not exist', async () => {

@@ -8,17 +8,28 @@
  * The credential lives in memory for this one call. It is never logged and never part of a
  * reason: reasons are fixed words (see reasons.ts), never a server's message text.
  *
- * A database's `tls` (core/db-tls.ts) is honoured as a session would: under require or verify,
- * no TLS or a refused certificate is `tls_failed`, and the drivers stop before the login. Without
- * it the drivers connect as they always did here.
+ * MySQL and PostgreSQL log in with the sessions' own code (mysql-proxy/target-auth.ts,
+ * postgres-proxy/target-login.ts), not a driver's, so the test meets what a session meets: the
+ * same TLS (a database's `tls`, core/db-tls.ts: under require or verify, no TLS or a refused
+ * certificate is `tls_failed`, found before any credential is sent), the same auth plugins
+ * and methods (one sessions refuse is `auth_failed`), the same database. The connection is
+ * closed as soon as the login is through.
  */
-import net from 'node:net';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
+import type net from 'node:net';
 import ssh2, { type AnyAuthMethod } from 'ssh2';
 import type { ConnectivityTarget } from '../control/protocol';
-import { isCertificateError, targetTlsOptions } from '../core/db-tls';
 import { pinnedHostVerifier } from '../core/host-key-pin';
+import type { DbTarget } from '../db-proxy/session';
+import { OFFERED_CAPS } from '../mysql-proxy/handshake';
+import { frame } from '../mysql-proxy/packets';
+import { loginTarget, TargetLoginError, type TargetLoginKind } from '../mysql-proxy/target-auth';
+import { message } from '../postgres-proxy/messages';
+import {
+  loginToTarget,
+  TargetAuthUnsupported,
+  TargetRefused,
+  TargetTlsRefused,
+} from '../postgres-proxy/target-login';
 import { networkReason, type FailureReason } from './reasons';
 import { tcpProbe } from './tcp-probe';
 
@@ -157,88 +168,85 @@ function trySsh(target: ConnectivityTarget, timeoutMs: number): Promise<FailureR
   return withDeadline(attempt, timeoutMs, () => client.destroy()).finally(() => client.end());
 }
 
-const MYSQL_REASONS: Record<string, FailureReason> = {
-  ER_ACCESS_DENIED_ERROR: 'auth_failed',
-  ER_DBACCESS_DENIED_ERROR: 'auth_failed',
-  ER_ACCESS_DENIED_NO_PASSWORD_ERROR: 'auth_failed',
-  ER_NOT_SUPPORTED_AUTH_MODE: 'auth_failed',
-  ER_BAD_DB_ERROR: 'bad_database',
-  ER_HOST_NOT_PRIVILEGED: 'refused',
-  ER_HOST_IS_BLOCKED: 'refused',
-  PROTOCOL_CONNECTION_LOST: 'protocol_error',
-  // Only with `ssl` set (a resource's tls): no CLIENT_SSL in the greeting, or the TLS handshake
-  // (the certificate included) failed.
-  HANDSHAKE_NO_SSL_SUPPORT: 'tls_failed',
-  HANDSHAKE_SSL_ERROR: 'tls_failed',
+/**
+ * Runs a database login under the test's deadline: past it the login is given up (its
+ * connection destroyed, not left to the login's own timer) and the test answers timeout. A
+ * login that gets through is closed at once with `bye`, the protocol's own goodbye.
+ */
+function loginWithin<T extends { socket: net.Socket }>(
+  timeoutMs: number,
+  login: (signal: AbortSignal) => Promise<T>,
+  bye: Buffer,
+  reason: (err: unknown) => FailureReason,
+): Promise<FailureReason | null> {
+  const controller = new AbortController();
+  const attempt = login(controller.signal).then(({ socket }) => {
+    socket.on('error', () => undefined);
+    socket.end(bye, () => socket.destroy());
+    return null;
+  }, reason);
+  return withDeadline(attempt, timeoutMs, () => controller.abort());
+}
+
+/** MySQL error numbers (ERR_Packet) a test tells apart; any other is 'error'. */
+const MYSQL_ERRNO_REASONS: Record<number, FailureReason> = {
+  1045: 'auth_failed', // ER_ACCESS_DENIED_ERROR
+  1044: 'auth_failed', // ER_DBACCESS_DENIED_ERROR
+  1698: 'auth_failed', // ER_ACCESS_DENIED_NO_PASSWORD_ERROR
+  1251: 'auth_failed', // ER_NOT_SUPPORTED_AUTH_MODE
+  1049: 'bad_database', // ER_BAD_DB_ERROR
+  1130: 'refused', // ER_HOST_NOT_PRIVILEGED
+  1129: 'refused', // ER_HOST_IS_BLOCKED
+  1040: 'refused', // ER_CON_COUNT_ERROR
 };
 
-/**
- * mysql2's `ssl` for a resource's tls, in its own names. It sends SNI only for a host name,
- * and checks the certificate's names (an IP address's too) only when asked (verifyIdentity).
- */
-function mysqlSsl(target: ConnectivityTarget): mysql.SslOptions | undefined {
-  if (!target.tls) return undefined;
-  // The proxies' own rules (core/db-tls.ts): checked, with the resource's CAs, only under verify.
-  const { rejectUnauthorized: verify, ca } = targetTlsOptions(target.host, target.tls);
-  return {
-    rejectUnauthorized: verify,
-    verifyIdentity: verify,
-    ...(typeof ca === 'string' && { ca }),
-  };
+/** A failed MySQL login's reason when neither its error number nor Node's error says more. */
+const MYSQL_KIND_REASONS: Record<TargetLoginKind, FailureReason> = {
+  server: 'error',
+  tls: 'tls_failed',
+  // A plugin sessions refuse (sha256_password, ed25519, ...): every session fails there.
+  auth_plugin: 'auth_failed',
+  network: 'error',
+  timeout: 'timeout',
+  protocol: 'protocol_error',
+};
+
+function mysqlReason(err: unknown): FailureReason {
+  if (!(err instanceof TargetLoginError)) return networkReason(err) ?? 'error';
+  return (
+    (err.errno === undefined ? undefined : MYSQL_ERRNO_REASONS[err.errno]) ??
+    networkReason(err.cause) ??
+    MYSQL_KIND_REASONS[err.kind]
+  );
 }
 
-/**
- * mysql2 gives Node no host to check a certificate's names against when it dials an IP
- * address (no SNI, rightly, and no `host` either), so Node falls back to the socket's `_host`,
- * which net sets for host names only, and then to 'localhost': a certificate for the address
- * would always be refused. So under verify the socket is made here and told its host. Were
- * Node to stop reading `_host`, such certificates would be refused, never let through.
- */
-function mysqlStream(target: ConnectivityTarget): (() => net.Socket) | undefined {
-  if (target.tls?.mode !== 'verify' || net.isIP(target.host) === 0) return undefined;
-  return () => {
-    const socket = net.connect({ host: target.host, port: target.port });
-    socket.setNoDelay(true);
-    // A private field of Node's (see above), which @types/node does not declare.
-    (socket as net.Socket & { _host?: string })._host = target.host;
-    return socket;
-  };
-}
+/** utf8mb4_general_ci, what the gateway's greeting announces to clients (handshake.ts). */
+const UTF8MB4_GENERAL_CI = 45;
+/** The max_allowed_packet MySQL's own client sends (16 MiB). */
+const MAX_PACKET = 0x1000000;
+/** COM_QUIT, sent after a successful login as a client leaving does. */
+const COM_QUIT = frame(Buffer.from([0x01]), 0);
 
-/** MySQL / MariaDB: a full handshake with the user, password and database. */
+/**
+ * MySQL / MariaDB: the sessions' own login (mysql-proxy/target-auth.ts) as a client that
+ * negotiated everything the gateway offers, with the first database listed: the same TLS,
+ * auth plugins and refusals a session meets.
+ */
 function tryMysql(target: ConnectivityTarget, timeoutMs: number): Promise<FailureReason | null> {
-  let connection: mysql.Connection | undefined;
-  let timedOut = false;
-  const attempt = (async (): Promise<FailureReason | null> => {
-    try {
-      connection = await mysql.createConnection({
-        host: target.host,
-        port: target.port,
-        user: target.username,
-        password: target.password ?? '',
-        database: firstDatabase(target.database),
-        connectTimeout: timeoutMs + 1000,
-        ssl: mysqlSsl(target),
-        stream: mysqlStream(target),
-      });
-      connection.on('error', () => undefined);
-      if (timedOut) connection.destroy();
-      return null;
-    } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      return (
-        (typeof code === 'string' ? MYSQL_REASONS[code] : undefined) ??
-        networkReason(err) ??
-        'error'
-      );
-    }
-  })();
-  return withDeadline(attempt, timeoutMs, () => {
-    timedOut = true;
-    connection?.destroy();
-  }).finally(() => {
-    connection?.end().catch(() => connection?.destroy());
-  });
+  return loginWithin(
+    timeoutMs,
+    (signal) =>
+      loginTarget({
+        target: dbTarget(target),
+        clientCaps: OFFERED_CAPS,
+        maxPacket: MAX_PACKET,
+        collation: UTF8MB4_GENERAL_CI,
+        database: firstDatabase(target.database) ?? '',
+        signal,
+      }),
+    COM_QUIT,
+    mysqlReason,
+  );
 }
 
 const POSTGRES_REASONS: Record<string, FailureReason> = {
@@ -249,52 +257,51 @@ const POSTGRES_REASONS: Record<string, FailureReason> = {
   '53300': 'refused', // too_many_connections
 };
 
+function postgresReason(err: unknown): FailureReason {
+  if (err instanceof TargetTlsRefused) return 'tls_failed';
+  // A method sessions do not speak (GSSAPI, SSPI, SCRAM without SCRAM-SHA-256).
+  if (err instanceof TargetAuthUnsupported) return 'auth_failed';
+  if (!(err instanceof TargetRefused)) return networkReason(err) ?? 'error';
+  if (err.sqlState !== undefined) return POSTGRES_REASONS[err.sqlState] ?? 'error';
+  if (err.cause !== undefined) return networkReason(err.cause) ?? 'error';
+  // Closed mid-login, answered oddly, a SCRAM exchange that did not add up.
+  return 'protocol_error';
+}
+
+/** Terminate, sent after a successful login as a client leaving does. */
+const TERMINATE = message('X');
+
 /**
- * pg's words when a server answers the SSLRequest with 'N', or with anything but 'S': it gives
- * them no code, so they are matched as written (node-postgres lib/connection.js).
+ * PostgreSQL: the sessions' own login (postgres-proxy/target-login.ts) up to ReadyForQuery,
+ * which the server sends once the backend has started in the database: a query after it
+ * would prove no more. The database is the one a session without its own choice gets: the
+ * first listed, else the one named like the role (libpq's default).
  */
-const PG_NO_TLS = new Set([
-  'The server does not support SSL connections',
-  'There was an error establishing an SSL connection',
-]);
-
-/** Whether pg failed on the resource's TLS: none offered, or the certificate refused. */
-const pgTlsFailed = (err: unknown): boolean =>
-  isCertificateError(err) || (err instanceof Error && PG_NO_TLS.has(err.message));
-
-/** PostgreSQL: connect (authentication) and `select 1`. */
 function tryPostgres(target: ConnectivityTarget, timeoutMs: number): Promise<FailureReason | null> {
-  const client = new pg.Client({
+  const database = firstDatabase(target.database) ?? target.username;
+  return loginWithin(
+    timeoutMs,
+    (signal) =>
+      loginToTarget({
+        ...dbTarget(target),
+        parameters: new Map([
+          ['database', database],
+          ['application_name', 'portcullis-gateway'],
+        ]),
+        signal,
+      }),
+    TERMINATE,
+    postgresReason,
+  );
+}
+
+/** The target as the database proxies' logins take it. */
+function dbTarget(target: ConnectivityTarget): DbTarget {
+  return {
     host: target.host,
     port: target.port,
-    user: target.username,
+    username: target.username,
     password: target.password ?? '',
-    database: firstDatabase(target.database) ?? 'postgres',
-    connectionTimeoutMillis: timeoutMs + 1000,
-    query_timeout: timeoutMs,
-    application_name: 'portcullis-gateway',
-    // pg sends `host` and SNI by the same rules (SNI only for a host name).
-    ...(target.tls && { ssl: targetTlsOptions(target.host, target.tls) }),
-  });
-  client.on('error', () => undefined);
-  const attempt = (async (): Promise<FailureReason | null> => {
-    try {
-      await client.connect();
-      await client.query('select 1');
-      return null;
-    } catch (err) {
-      if (target.tls && pgTlsFailed(err)) return 'tls_failed';
-      const code = (err as { code?: unknown }).code;
-      return (
-        (typeof code === 'string' ? POSTGRES_REASONS[code] : undefined) ??
-        networkReason(err) ??
-        'error'
-      );
-    }
-  })();
-  return withDeadline(attempt, timeoutMs, () => {
-    client.end().catch(() => undefined);
-  }).finally(() => {
-    client.end().catch(() => undefined);
-  });
+    ...(target.tls && { tls: target.tls }),
+  };
 }
