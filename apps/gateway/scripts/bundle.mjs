@@ -4,13 +4,14 @@
 //
 //   node apps/gateway/scripts/bundle.mjs [--out-dir DIR] [--version X.Y.Z]
 //
-// ssh2, ws, mysql2 and pg are bundled. Their optional native parts stay out: ssh2's
-// cpu-features and its compiled crypto binding (it falls back to Node's crypto and its own
-// JavaScript when they are missing), and pg-native (only loaded on request). libpg-query's
-// WebAssembly goes in (embed-pg-wasm.mjs). --version stamps
+// ssh2 and ws are bundled (mysql2 and pg no longer: the gateway speaks both protocols itself,
+// the connectivity test included; only its tests use the drivers). Optional native parts stay
+// out: ssh2's cpu-features and its compiled crypto binding (it falls back to Node's crypto and
+// its own JavaScript when they are missing), and pg-native. libpg-query's WebAssembly goes in
+// (embed-pg-wasm.mjs). --version stamps
 // another version number on the same code; tests use it to stand for an older release.
 // Prints the path of the file it wrote. The write is atomic (a temporary file renamed). The
-// output is CommonJS (what ssh2, mysql2 and pg are); a package.json beside it says so.
+// output is CommonJS (what ssh2 is); a package.json beside it says so.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

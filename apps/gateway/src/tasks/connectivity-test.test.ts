@@ -247,16 +247,13 @@ describe('postgresql (real PostgreSQL)', () => {
     expect(open).toBe(0);
   });
 
-  it('without a database listed, tries the one named like the role, as a session does', async () => {
-    // A session whose client names no database gets the resource's first, else this one.
-    const own = await runConnectivityTest(
-      target({ kind: 'postgresql', port: 5432, username: 'postgres', database: '*' }),
-    );
-    const none = await runConnectivityTest(
+  it('without a database listed, tries postgres, which a role without a database of its own reaches', async () => {
+    // Clients mostly name their database; the test cannot know which, so it asks for the
+    // maintenance database every PostgreSQL has rather than report a usable resource failing.
+    const result = await runConnectivityTest(
       target({ kind: 'postgresql', port: 5432, username: role, password }),
     );
-    expect(own).toEqual({ ok: true, reason: '' });
-    expect(none).toEqual({ ok: false, reason: 'bad_database' });
+    expect(result).toEqual({ ok: true, reason: '' });
   });
 
   it('answers auth_failed for a role that does not exist', async () => {

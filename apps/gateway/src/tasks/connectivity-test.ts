@@ -274,11 +274,12 @@ const TERMINATE = message('X');
 /**
  * PostgreSQL: the sessions' own login (postgres-proxy/target-login.ts) up to ReadyForQuery,
  * which the server sends once the backend has started in the database: a query after it
- * would prove no more. The database is the one a session without its own choice gets: the
- * first listed, else the one named like the role (libpq's default).
+ * would prove no more. The database is the first listed; with none listed, clients name their
+ * own, which the test cannot know, so it asks for `postgres`, the maintenance database every
+ * server has (a session of a client that names none gets the one named like the role).
  */
 function tryPostgres(target: ConnectivityTarget, timeoutMs: number): Promise<FailureReason | null> {
-  const database = firstDatabase(target.database) ?? target.username;
+  const database = firstDatabase(target.database) ?? 'postgres';
   return loginWithin(
     timeoutMs,
     (signal) =>
