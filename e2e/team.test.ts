@@ -60,15 +60,11 @@ async function selectOption(page: Page, text: string | RegExp): Promise<void> {
 }
 
 /**
- * Submits the tab's form. Its Save button is found within the form by a pattern: right after a
- * save, antd's spinner is still animating out and is part of the accessible name for a moment
- * ('loading Save').
+ * Submits the tab's form with its Save button (while a save runs it reads 'loading Save', and
+ * the click waits for the one before to end).
  */
 async function saveForm(page: Page): Promise<void> {
-  await page
-    .locator('form')
-    .getByRole('button', { name: /^(loading )?Save$/ })
-    .click();
+  await page.locator('form').getByRole('button', { name: 'Save', exact: true }).click();
 }
 
 function row(page: Page, text: string): Locator {
