@@ -131,19 +131,22 @@ describe('sign-in flows', () => {
     // in 17 of 30 attempts: the invisible spinner stayed, the button read "loading Sign in" to
     // a screen reader for good (and to this suite's locators: two failed CI runs).
     const { page } = await fresh();
-    let answer = (): void => undefined;
+    const refusal = {
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        code: 'PasswordError',
+        error_message: 'Incorrect team ID, account or password',
+      }),
+    };
+    // The first attempt is held until the test has seen the spinner; every one is answered
+    // here, without the server (which would ask for a captcha after the first refusal).
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let attempts = 0;
     await page.route('**/api/auth/login', async (route) => {
-      // Held until the test has seen the spinner, then answered at once, without the server
-      // (which would ask for a captcha after the first refusal).
-      await new Promise<void>((resolve) => (answer = resolve));
-      await route.fulfill({
-        status: 400,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          code: 'PasswordError',
-          error_message: 'Incorrect team ID, account or password',
-        }),
-      });
+      if (attempts++ === 0) await held;
+      await route.fulfill(refusal);
     });
     await page.goto('/login');
     await page.getByRole('textbox', { name: 'Team ID' }).fill(TEAM);
@@ -154,24 +157,18 @@ describe('sign-in flows', () => {
     await submit.click();
     await page.getByRole('button', { name: 'loading Sign in' }).waitFor();
     await screenshot(page, 'login-signing-in');
-    answer();
+    release();
     await signIn.waitFor({ timeout: UI_TIMEOUT });
-    // Quick answers, again and again: the name is the label again each time.
-    await page.unroute('**/api/auth/login');
-    await page.route('**/api/auth/login', (route) =>
-      route.fulfill({
-        status: 400,
-        contentType: 'application/json',
-        body: JSON.stringify({ code: 'PasswordError', error_message: 'Incorrect' }),
-      }),
-    );
-    let stalled = 0;
+    // Quick answers, again and again: once each is in, the name is the label again (a stalled
+    // spinner never goes, so waiting a while longer cannot hide one).
     for (let i = 0; i < 20; i++) {
-      await submit.click();
-      await page.waitForTimeout(300);
-      if ((await signIn.count()) === 0) stalled++;
+      await Promise.all([
+        page.waitForResponse((r) => r.url().includes('/api/auth/login')),
+        signIn.click(),
+      ]);
+      await signIn.waitFor({ timeout: 3000 });
     }
-    expect(stalled).toBe(0);
+    expect(attempts).toBe(21);
   });
 
   it('forces a password change set by an administrator, then signs in with the new one', async () => {

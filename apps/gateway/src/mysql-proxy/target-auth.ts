@@ -58,11 +58,14 @@ export interface TargetLogin {
 export type TargetLoginKind =
   /** The database answered with an ERR_Packet, at the greeting or the login: see `errno`. */
   | 'server'
-  /** The resource's `tls` stopped it: no TLS offered, or the certificate refused. */
+  /**
+   * TLS stopped it: none offered under the resource's require or verify, the certificate
+   * refused, or the handshake failed (`cause`).
+   */
   | 'tls'
   /** The database asked for an auth plugin the gateway refuses (fail closed). */
   | 'auth_plugin'
-  /** Connecting failed, or the TLS handshake did (not the certificate): see `cause`. */
+  /** Connecting failed: see `cause`. */
   | 'network'
   /** The database did not accept the connection in time, or the caller gave the login up. */
   | 'timeout'
@@ -243,7 +246,7 @@ function startTls(raw: net.Socket, head: Buffer, target: DbTarget): Promise<tls.
         isCertificateError(err)
           ? new TargetLoginError(certificateRefused(err), false, { kind: 'tls', cause: err })
           : new TargetLoginError(`the database's TLS failed (${err.message})`, false, {
-              kind: 'network',
+              kind: 'tls',
               cause: err,
             }),
       );
@@ -351,6 +354,10 @@ export async function loginTarget(request: TargetLoginRequest): Promise<TargetLo
     signal?.removeEventListener('abort', abandon);
     reader.detach();
     socket.destroy();
+    // Given up by the caller: whatever the destroyed socket made of it.
+    if (signal?.aborted) {
+      throw new TargetLoginError('the login was given up', false, { kind: 'timeout', cause: err });
+    }
     if (err instanceof TargetLoginError) throw err;
     if (err instanceof Malformed) throw new TargetLoginError(err.message, false);
     throw new TargetLoginError('the database closed the connection during login', false, {

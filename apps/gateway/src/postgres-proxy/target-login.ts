@@ -85,6 +85,13 @@ export class TargetRefused extends Error {
 export class TargetTlsRefused extends TargetRefused {}
 
 /**
+ * The TLS handshake with the database failed for another reason than its certificate (no
+ * common version, a client certificate demanded). Sessions treat it as the database not being
+ * reachable (as before); the connectivity test calls it tls_failed.
+ */
+export class TargetTlsFailed extends TargetRefused {}
+
+/**
  * The database asked for an authentication method (or offered SASL mechanisms) the gateway
  * does not speak: the login is refused before any password is sent (fail closed).
  */
@@ -208,9 +215,15 @@ function connectTarget(login: TargetLogin): Promise<net.Socket> {
       }
       const secure = tls.connect({ socket: raw, ...targetTlsOptions(login.host, login.tls) });
       const refused = (err: Error): void =>
-        isCertificateError(err)
-          ? fail(new TargetTlsRefused(certificateRefused(err), undefined, err))
-          : unreachable(err);
+        fail(
+          isCertificateError(err)
+            ? new TargetTlsRefused(certificateRefused(err), undefined, err)
+            : new TargetTlsFailed(
+                `the database cannot be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`,
+                undefined,
+                err,
+              ),
+        );
       secure.once('error', refused);
       secure.once('secureConnect', () => {
         settle();

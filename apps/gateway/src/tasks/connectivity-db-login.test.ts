@@ -118,6 +118,23 @@ describe('mysql (scripted)', () => {
     expect(result).toEqual({ ok: false, reason: 'refused' });
   });
 
+  it('answers tls_failed when the TLS handshake fails (a session would fail there too)', async () => {
+    // TLS offered in the greeting, then plain bytes where the ServerHello should be: the
+    // gateway uses TLS whenever it is offered, so every session stops here as well.
+    const db = await scripted(async (socket, seen) => {
+      const reader = new LoginReader(socket);
+      socket.write(frame(mysqlGreeting({ withTls: true }), 0));
+      await reader.next();
+      seen.push('ssl request');
+      reader.detach();
+      socket.write('this is not TLS\r\n');
+    });
+    const result = await runConnectivityTest(target('mysql', db.port), { timeoutMs: 5000 });
+    expect(result).toEqual({ ok: false, reason: 'tls_failed' });
+    expect(db.seen).toEqual(['ssl request']);
+    await waitFor(() => db.open() === 0, 2000, 'the connection closed');
+  });
+
   it('gives the login up at the deadline: timeout, and the connection closed at once', async () => {
     const db = await scripted(async (socket, seen) => {
       seen.push('connected');
@@ -164,6 +181,22 @@ function scriptedPostgres(answer: () => Buffer | undefined): Promise<Scripted> {
 }
 
 describe('postgresql (scripted)', () => {
+  it('answers tls_failed when the TLS handshake fails (a session would fail there too)', async () => {
+    // 'S' to the SSLRequest, then plain bytes where the ServerHello should be.
+    const db = await scripted(async (socket, seen) => {
+      socket.once('data', () => {
+        seen.push('ssl request');
+        socket.write('S');
+        // Apart from the 'S' (bytes with it would be refused as injected before TLS).
+        socket.once('data', () => socket.write('this is not TLS\r\n'));
+      });
+    });
+    const result = await runConnectivityTest(target('postgresql', db.port), { timeoutMs: 5000 });
+    expect(result).toEqual({ ok: false, reason: 'tls_failed' });
+    expect(db.seen).toEqual(['ssl request']);
+    await waitFor(() => db.open() === 0, 2000, 'the connection closed');
+  });
+
   it('answers auth_failed when the server asks for a method sessions do not speak (GSSAPI)', async () => {
     const db = await scriptedPostgres(() => message('R', 7)); // AuthenticationGSS
     const result = await runConnectivityTest(target('postgresql', db.port), { timeoutMs: 5000 });

@@ -12,7 +12,8 @@
  * postgres-proxy/target-login.ts), not a driver's, so the test meets what a session meets: the
  * same TLS (a database's `tls`, core/db-tls.ts: under require or verify, no TLS or a refused
  * certificate is `tls_failed`, found before any credential is sent), the same auth plugins
- * and methods (one sessions refuse is `auth_failed`), the same database. The connection is
+ * and methods (one sessions refuse is `auth_failed`), the same database (for PostgreSQL the
+ * first listed, else `postgres`: see tryPostgres). The connection is
  * closed as soon as the login is through.
  */
 import type net from 'node:net';
@@ -28,6 +29,7 @@ import {
   loginToTarget,
   TargetAuthUnsupported,
   TargetRefused,
+  TargetTlsFailed,
   TargetTlsRefused,
 } from '../postgres-proxy/target-login';
 import { networkReason, type FailureReason } from './reasons';
@@ -198,6 +200,9 @@ const MYSQL_ERRNO_REASONS: Record<number, FailureReason> = {
   1130: 'refused', // ER_HOST_NOT_PRIVILEGED
   1129: 'refused', // ER_HOST_IS_BLOCKED
   1040: 'refused', // ER_CON_COUNT_ERROR
+  1203: 'refused', // ER_TOO_MANY_USER_CONNECTIONS
+  1226: 'refused', // ER_USER_LIMIT_REACHED
+  3118: 'auth_failed', // ER_ACCOUNT_HAS_BEEN_LOCKED
 };
 
 /** A failed MySQL login's reason when neither its error number nor Node's error says more. */
@@ -213,6 +218,7 @@ const MYSQL_KIND_REASONS: Record<TargetLoginKind, FailureReason> = {
 
 function mysqlReason(err: unknown): FailureReason {
   if (!(err instanceof TargetLoginError)) return networkReason(err) ?? 'error';
+  if (err.kind === 'tls') return 'tls_failed';
   return (
     (err.errno === undefined ? undefined : MYSQL_ERRNO_REASONS[err.errno]) ??
     networkReason(err.cause) ??
@@ -258,7 +264,7 @@ const POSTGRES_REASONS: Record<string, FailureReason> = {
 };
 
 function postgresReason(err: unknown): FailureReason {
-  if (err instanceof TargetTlsRefused) return 'tls_failed';
+  if (err instanceof TargetTlsRefused || err instanceof TargetTlsFailed) return 'tls_failed';
   // A method sessions do not speak (GSSAPI, SSPI, SCRAM without SCRAM-SHA-256).
   if (err instanceof TargetAuthUnsupported) return 'auth_failed';
   if (!(err instanceof TargetRefused)) return networkReason(err) ?? 'error';

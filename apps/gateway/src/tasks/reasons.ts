@@ -14,7 +14,9 @@ export type FailureReason =
   | 'host_key_changed'
   /**
    * The resource requires TLS towards the database (`tls` require or verify) and the database
-   * offers none, or its certificate was not accepted (another CA, another name, expired).
+   * offers none, or its certificate was not accepted (another CA, another name, expired); or
+   * the TLS handshake itself failed (no common version, a client certificate demanded), which
+   * a session meets too since it uses TLS whenever the database offers it.
    */
   | 'tls_failed'
   | 'error';
