@@ -26,7 +26,7 @@ import { CAP, ER, LoginReader, Malformed, Reader, STATUS, send, type Packet } fr
 
 export const SERVER_VERSION = '5.7.0-Portcullis';
 /** utf8mb4_general_ci: what the greeting announces; the client's own choice is passed on. */
-const DEFAULT_COLLATION = 45;
+export const DEFAULT_COLLATION = 45;
 
 /**
  * What the gateway offers a client. Not offered, on purpose: COMPRESS (not implemented),

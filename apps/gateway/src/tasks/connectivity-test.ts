@@ -21,7 +21,7 @@ import ssh2, { type AnyAuthMethod } from 'ssh2';
 import type { ConnectivityTarget } from '../control/protocol';
 import { pinnedHostVerifier } from '../core/host-key-pin';
 import type { DbTarget } from '../db-proxy/session';
-import { OFFERED_CAPS } from '../mysql-proxy/handshake';
+import { DEFAULT_COLLATION, OFFERED_CAPS } from '../mysql-proxy/handshake';
 import { frame } from '../mysql-proxy/packets';
 import { loginTarget, TargetLoginError, type TargetLoginKind } from '../mysql-proxy/target-auth';
 import { message } from '../postgres-proxy/messages';
@@ -226,8 +226,6 @@ function mysqlReason(err: unknown): FailureReason {
   );
 }
 
-/** utf8mb4_general_ci, what the gateway's greeting announces to clients (handshake.ts). */
-const UTF8MB4_GENERAL_CI = 45;
 /** The max_allowed_packet MySQL's own client sends (16 MiB). */
 const MAX_PACKET = 0x1000000;
 /** COM_QUIT, sent after a successful login as a client leaving does. */
@@ -246,7 +244,7 @@ function tryMysql(target: ConnectivityTarget, timeoutMs: number): Promise<Failur
         target: dbTarget(target),
         clientCaps: OFFERED_CAPS,
         maxPacket: MAX_PACKET,
-        collation: UTF8MB4_GENERAL_CI,
+        collation: DEFAULT_COLLATION,
         database: firstDatabase(target.database) ?? '',
         signal,
       }),
