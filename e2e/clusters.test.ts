@@ -492,6 +492,13 @@ describe('clusters', () => {
       'disable',
     );
     await database.getByText('no', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    // And why, in the gateway's words for it.
+    await database
+      .getByText(
+        'TLS failed: none offered where it is required, or the certificate was not accepted',
+      )
+      .waitFor();
+    await picture(page, 'clusters-database-test-tls-failed-en_US');
     setting = await open();
     expect(await setting.getByRole('combobox', { name: 'TLS to the database' }).isVisible()).toBe(
       true,

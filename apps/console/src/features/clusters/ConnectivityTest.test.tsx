@@ -7,8 +7,11 @@ import { ConnectivityTest } from './components/ConnectivityTest';
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** Answers the status poll with each of `states` in turn, then the last one for good. */
-function serve(states: string[]) {
+/**
+ * Answers the status poll with each of `states` in turn, then the last one for good; a failed
+ * one with `reason`.
+ */
+function serve(states: string[], reason = '') {
   let polls = 0;
   return mockApi({
     'POST /api/service_connection_test': { task_id: 'task-1' },
@@ -16,7 +19,7 @@ function serve(states: string[]) {
       expect(call.query.get('task_id')).toBe('task-1');
       const status = states[Math.min(polls, states.length - 1)];
       polls += 1;
-      return { status, reason: '' };
+      return { status, reason: status === 'disable' ? reason : '' };
     },
   });
 }
@@ -40,14 +43,28 @@ describe('connectivity test', () => {
     });
   });
 
-  it('shows no when the gateway could not log in, and stops polling', async () => {
+  it('shows no and why when the gateway could not log in, and stops polling', async () => {
     const user = userEvent.setup({ delay: null });
-    const { calls } = serve(['disable']);
+    const { calls } = serve(['disable'], 'tls_failed');
     renderInApp(<ConnectivityTest resourceId={7} available />);
     await user.click(await screen.findByRole('button', { name: 'Test the connection' }));
     expect(await screen.findByText('no')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'TLS failed: none offered where it is required, or the certificate was not accepted',
+      ),
+    ).toBeInTheDocument();
     await new Promise((r) => setTimeout(r, 1300));
     expect(calls.filter((c) => c.path === '/api/query_service_connection_test')).toHaveLength(1);
+  });
+
+  it('says no without a reason it has no words for (the catch-all error)', async () => {
+    const user = userEvent.setup({ delay: null });
+    serve(['disable'], 'error');
+    renderInApp(<ConnectivityTest resourceId={7} available />);
+    await user.click(await screen.findByRole('button', { name: 'Test the connection' }));
+    expect(await screen.findByText('no')).toBeInTheDocument();
+    expect(screen.queryByText('error')).not.toBeInTheDocument();
   });
 
   it('is disabled without an available agent and shows the last result', async () => {

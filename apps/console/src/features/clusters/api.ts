@@ -64,7 +64,8 @@ export type DatabaseSecurity = z.infer<typeof DatabaseSecuritySchema>;
 export type UpdateDatabaseSecurityBody = z.input<typeof UpdateDatabaseSecurityBodySchema>;
 export type ScanStartBody = z.input<typeof ScanStartBodySchema>;
 export type ScanStatus = z.infer<typeof ScanStatusSchema>;
-export type TestStatus = z.infer<typeof ConnectionTestStatusSchema>['status'];
+export type TestOutcome = z.infer<typeof ConnectionTestStatusSchema>;
+export type TestStatus = TestOutcome['status'];
 export type ResourceKind = 'ecs' | 'rds';
 export type { KeyTaskStatus };
 /** A key upload installs the resource's key for a login user; a key test logs in with it. */
@@ -469,14 +470,15 @@ export function useStartTestMutation(): UseMutationResult<
 }
 
 /** A running test's state, polled every second while pending. */
-export function useTestStatusQuery(taskId: string | null): UseQueryResult<TestStatus> {
+/** The test's status and, once it failed, the gateway's reason word (auth_failed, …). */
+export function useTestStatusQuery(taskId: string | null): UseQueryResult<TestOutcome> {
   return useQuery({
     queryKey: clusterKeys.test(taskId ?? ''),
-    queryFn: async () =>
-      (await callApi(resourceRoutes.connectionTestStatus, { query: { task_id: taskId ?? '' } }))
-        .status,
+    queryFn: () =>
+      callApi(resourceRoutes.connectionTestStatus, { query: { task_id: taskId ?? '' } }),
     enabled: taskId !== null,
-    refetchInterval: (query) => (query.state.data === 'pending' ? CONNECTION_TEST_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.status === 'pending' ? CONNECTION_TEST_POLL_MS : false,
     meta: { silent: true },
   });
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { App, Button, Space, Spin, Tag, Tooltip } from 'antd';
+import { App, Button, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/i18n/errors';
 import { useStartTestMutation, useTestStatusQuery, type TestStatus } from '../api';
@@ -18,10 +18,24 @@ export interface ConnectivityTestProps {
   onResult?: (result: TestStatus | null | undefined) => void;
 }
 
+/** Reason words of a failed test (the gateway's, and the server's timeout) with a text. */
+const REASONS = [
+  'auth_failed',
+  'refused',
+  'unreachable',
+  'timeout',
+  'bad_database',
+  'bad_key',
+  'protocol_error',
+  'host_key_changed',
+  'tls_failed',
+] as const;
+
 /**
  * The connectivity test of one login (spec 2 §4): Test asks the gateway to log in and polls
  * the task every second; pending shows a spinner and disables the button, enable shows yes,
- * disable (or nothing) shows no.
+ * disable (or nothing) shows no, with why when the test just run says (the stored result
+ * has no reason).
  */
 export function ConnectivityTest({
   resourceId,
@@ -40,8 +54,13 @@ export function ConnectivityTest({
   const result: TestStatus | null | undefined = taskId
     ? status.isError
       ? 'disable'
-      : (status.data ?? 'pending')
+      : (status.data?.status ?? 'pending')
     : lastResult;
+  const reason = taskId && result === 'disable' ? status.data?.reason : undefined;
+  const why =
+    reason && (REASONS as readonly string[]).includes(reason)
+      ? t(`clusters.test.reason.${reason}`)
+      : undefined;
   const pending = start.isPending || result === 'pending';
   const shown = pending ? 'pending' : result;
   useEffect(() => onResult?.(shown), [onResult, shown]);
@@ -75,7 +94,14 @@ export function ConnectivityTest({
       ) : result === 'enable' ? (
         <Tag color="success">{t('clusters.test.yes')}</Tag>
       ) : result === 'disable' || (taskId && !result) ? (
-        <Tag color="error">{t('clusters.test.no')}</Tag>
+        <>
+          <Tag color="error">{t('clusters.test.no')}</Tag>
+          {why ? (
+            <Typography.Text type="secondary" className="pc-test-reason">
+              {why}
+            </Typography.Text>
+          ) : null}
+        </>
       ) : null}
     </Space>
   );
