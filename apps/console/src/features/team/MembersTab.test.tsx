@@ -162,7 +162,11 @@ describe('team page, members tab', () => {
 
     await fill(user, within(panel).getByRole('textbox', { name: 'E-mail' }), 'not-an-email');
     await user.type(within(panel).getByRole('textbox', { name: 'Full name' }), 'X');
-    expect(await within(panel).findByText('Please input the right email')).toBeInTheDocument();
+    // The same message again: the node found may be the earlier one on its way out (a fresh
+    // CI run caught it leaving between find and expect), so this waits for one that stays.
+    await waitFor(() =>
+      expect(within(panel).getByText('Please input the right email')).toBeInTheDocument(),
+    );
     expect(
       await within(panel).findByText('The full name is 2 to 16 characters'),
     ).toBeInTheDocument();
