@@ -44,6 +44,7 @@ import { registerRecordingRoutes } from './features/recordings/routes';
 import { registerActionLogRoutes } from './features/action-logs/routes';
 import { alarmMailsSettled } from './features/sessions/alarms';
 import { registerConnectionRoutes } from './features/sessions/connections-routes';
+import { registerStatisticsRoutes } from './features/statistics/routes';
 import { endConnectionsOfLostGateways } from './features/sessions/connections';
 import { registerWebTerminalRoutes } from './features/web-terminal/routes';
 import { registerResourceNameRoutes } from './features/resource-names/routes';
@@ -160,6 +161,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerConnectionRoutes(api, ctx);
       registerWebTerminalRoutes(api, ctx);
       registerResourceNameRoutes(api, ctx);
+      registerStatisticsRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

@@ -22,6 +22,7 @@ export * from './resource-names';
 export * from './roles';
 export * from './security-mode';
 export * from './sso';
+export * from './statistics';
 export * from './team';
 export * from './version';
 export * from './web-terminal';
@@ -39,6 +40,7 @@ import { resourceNameRoutes } from './resource-names';
 import { logRoutes } from './logs';
 import { recordingRoutes } from './recording';
 import { ssoRoutes } from './sso';
+import { statisticsRoutes } from './statistics';
 import { teamRoutes } from './team';
 import { webTerminalRoutes } from './web-terminal';
 import { workgroupRoutes } from './workgroup';
@@ -62,4 +64,5 @@ export const ALL_ROUTES: readonly RouteDescriptor[] = [
   ...Object.values(webTerminalRoutes),
   ...Object.values(actionLogRoutes),
   ...Object.values(resourceNameRoutes),
+  ...Object.values(statisticsRoutes),
 ];

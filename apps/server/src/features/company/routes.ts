@@ -7,7 +7,7 @@ import { registerRoute } from '../../plugins/app/route';
 import { currentPlan, planReply } from '../accounts';
 import { teamLevel } from '../auth/passwords';
 import { countClusters } from '../clusters/service';
-import { countResources } from '../resources/service';
+import { countResources, countSharedResources } from '../resources/service';
 import { countWorkgroups } from '../workgroups/service';
 
 export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -40,8 +40,7 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
       accounts: Number(accounts?.n ?? 0),
       networks: await countClusters(ctx, company.id),
       resources: await countResources(ctx, { companyId: company.id }),
-      // Resources of clusters other teams shared with this one are not counted yet.
-      shared_resources: 0,
+      shared_resources: await countSharedResources(ctx, company.id),
       projects: await countWorkgroups(ctx, company.id),
       current_plan: plan,
       expire: plan?.expire ?? null,

@@ -127,6 +127,17 @@ export async function countResources(
   return Number((await q.executeTakeFirst())?.n ?? 0);
 }
 
+/** Resources of the clusters other teams shared with this one (the dashboard's counter). */
+export async function countSharedResources(ctx: AppContext, companyId: number): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('resource')
+    .innerJoin('network_share', 'network_share.network_id', 'resource.network_id')
+    .where('network_share.company_id', '=', companyId)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export async function assertRoom(
   ctx: AppContext,
   auth: AuthContext,
