@@ -2,7 +2,9 @@
  * Online connections in Chromium against the real server, a real gateway and the real sshd: a
  * member holds two ssh sessions open with the stock OpenSSH client; the administrator sees them
  * in the header's online sessions dialog, selects both and disconnects them after a
- * confirmation that says how many end, and the clients exit within about a second. Screenshots of the dialog go to .test-artifacts/.
+ * confirmation that says how many end, and the clients exit within about a second; the
+ * dashboard lists a held session with the week's figures and cuts it. Screenshots go to
+ * .test-artifacts/.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,7 +20,7 @@ import {
 } from '../apps/server/src/features/sessions/openssh.test-helpers';
 import { startSshd, type SshdPeer } from '../scripts/peers/sshd.mjs';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, startE2E, type E2E } from './harness';
-import { api, login, UI_TIMEOUT, waitForNoticesGone } from './console';
+import { api, chooseLanguage, login, UI_TIMEOUT, waitForNoticesGone } from './console';
 import { addMember, clusterWithKey, connectedGateway, workgroupWith } from './fixtures';
 import { freePort } from '../apps/gateway/src/test/net';
 
@@ -65,6 +67,21 @@ function dialog(page: Page, title: string): Locator {
   return page
     .getByRole('dialog')
     .filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+}
+
+/** Disconnects the member's session of a row after the confirmation; its client exits soon. */
+async function disconnectRow(
+  page: Page,
+  row: Locator,
+  held: Promise<RunResult & { at: number }>,
+): Promise<void> {
+  await row.getByRole('button', { name: `Disconnect ${MEMBER.name}` }).click();
+  const popover = page.getByRole('tooltip').filter({ hasText: 'Disconnect?' });
+  await popover.waitFor({ timeout: UI_TIMEOUT });
+  const cutAt = Date.now();
+  await popover.getByRole('button', { name: 'Disconnect', exact: true }).click();
+  const res = await held;
+  expect(res.at - cutAt).toBeLessThan(3000);
 }
 
 beforeAll(async () => {
@@ -170,6 +187,66 @@ describe('online connections', () => {
     await screenshot(page, 'online-sessions-dialog-after-cut');
   });
 
+  it('shows the session and the week’s figures on the dashboard, and cuts it from there', async () => {
+    const held = hold();
+    await countIs(admin.context, 1);
+    const page = admin.page;
+    await page.goto('/operation/dashboard');
+    const card = (title: string) =>
+      page
+        .locator('.ant-card')
+        .filter({ has: page.locator('.ant-card-head-title', { hasText: title }) });
+    // The counters: this team has one resource, one workgroup besides the default one at least,
+    // one cluster and two members.
+    const counter = (title: string) =>
+      page.locator('.ant-statistic').filter({ has: page.getByText(title, { exact: true }) });
+    await counter('Resources').getByText('1', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    await counter('Clusters').getByText('1', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    await counter('Members').getByText('2', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    // The session is online, without security mode (the code's safe mode is off).
+    const row = card('Online sessions').getByRole('row').filter({ hasText: MEMBER.name });
+    await row.waitFor({ timeout: UI_TIMEOUT });
+    await row.getByRole('img', { name: 'Not in security mode' }).waitFor({ timeout: UI_TIMEOUT });
+    // This week's statistics count it with the sessions of the tests before (all today).
+    await card('Top 10 members by connection time')
+      .getByText(MEMBER.name, { exact: true })
+      .waitFor({ timeout: UI_TIMEOUT });
+    const topResource = card('Top 10 resources by connections').getByRole('listitem').first();
+    await topResource.getByText('sshd-1').waitFor({ timeout: UI_TIMEOUT });
+    const connections = Number(
+      (await topResource.getByText(/\d+ connections?/).textContent())?.match(/\d+/)?.[0],
+    );
+    expect(connections).toBeGreaterThanOrEqual(3);
+    await card('Resource types')
+      .getByRole('listitem')
+      .filter({ hasText: 'Linux' })
+      .getByText('1', { exact: true })
+      .waitFor({ timeout: UI_TIMEOUT });
+    const today = new Date().toLocaleDateString('sv-SE');
+    await page
+      .locator('td, th')
+      .filter({ hasText: new RegExp(`^${today}: ${connections} connections`) })
+      .waitFor({ state: 'attached', timeout: UI_TIMEOUT });
+    await waitForNoticesGone(page);
+    await page.waitForTimeout(600);
+    await screenshot(page, 'dashboard-en_US');
+
+    await disconnectRow(page, row, held);
+    await row.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+    await card('Online sessions').getByText('No online sessions').waitFor({ timeout: UI_TIMEOUT });
+
+    await chooseLanguage(page, 'zh_CN');
+    await page.getByRole('heading', { name: '仪表盘' }).waitFor({ timeout: UI_TIMEOUT });
+    await page.getByText('连接时长前 10 名成员').waitFor({ timeout: UI_TIMEOUT });
+    await waitForNoticesGone(page);
+    // From the top: scrolled down to the session's row, the sticky header would be drawn
+    // halfway down the full-page picture.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(600);
+    await screenshot(page, 'dashboard-zh_CN');
+    await chooseLanguage(page, 'en_US');
+  });
+
   it('shows the member their session in the workgroup’s online connections panel', async () => {
     const held = hold();
     await countIs(member.context, 1);
@@ -186,13 +263,7 @@ describe('online connections', () => {
     await waitForNoticesGone(page);
     await page.waitForTimeout(600);
     await screenshot(page, 'online-connections-panel');
-    await row.getByRole('button', { name: `Disconnect ${MEMBER.name}` }).click();
-    const popover = page.getByRole('tooltip').filter({ hasText: 'Disconnect?' });
-    await popover.waitFor({ timeout: UI_TIMEOUT });
-    const cutAt = Date.now();
-    await popover.getByRole('button', { name: 'Disconnect', exact: true }).click();
-    const res = await held;
-    expect(res.at - cutAt).toBeLessThan(3000);
+    await disconnectRow(page, row, held);
     await row.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
     await page
       .getByRole('button', { name: 'Online connections of sshd-1: 0' })

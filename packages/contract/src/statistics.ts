@@ -14,24 +14,34 @@ import { defineRoute, roles } from './http';
 /** The longest window a statistics call accepts: the console offers 7, 30 and 90 days. */
 export const STATS_MAX_DAYS = 366;
 
+const WindowFields = {
+  time_from: z.coerce.number().int().min(0),
+  time_end: z.coerce.number().int().min(0),
+};
+
+/** A window in epoch seconds ends after it starts, within STATS_MAX_DAYS. */
+function checkWindow(q: { time_from: number; time_end: number }, ctx: z.RefinementCtx): void {
+  if (q.time_end <= q.time_from)
+    ctx.addIssue({
+      code: 'custom',
+      message: 'time_end must be after time_from',
+      path: ['time_end'],
+    });
+  else if (q.time_end - q.time_from > STATS_MAX_DAYS * 86_400)
+    ctx.addIssue({
+      code: 'custom',
+      message: `the window is at most ${STATS_MAX_DAYS} days`,
+      path: ['time_end'],
+    });
+}
+
 /**
- * A window in epoch seconds, and the caller's offset from UTC in minutes (east positive:
- * 480 in Beijing), so that days are the caller's days.
+ * A window and the caller's offset from UTC in minutes (east positive: 480 in Beijing), so
+ * that days are the caller's days.
  */
 export const StatisticsRangeQuerySchema = z
-  .object({
-    time_from: z.coerce.number().int().min(0),
-    time_end: z.coerce.number().int().min(0),
-    utc_offset: z.coerce.number().int().min(-840).max(840).default(0),
-  })
-  .refine((q) => q.time_end > q.time_from, {
-    message: 'time_end must be after time_from',
-    path: ['time_end'],
-  })
-  .refine((q) => q.time_end - q.time_from <= STATS_MAX_DAYS * 86_400, {
-    message: `the window is at most ${STATS_MAX_DAYS} days`,
-    path: ['time_end'],
-  });
+  .object({ ...WindowFields, utc_offset: z.coerce.number().int().min(-840).max(840).default(0) })
+  .superRefine(checkWindow);
 export type StatisticsRangeQuery = z.infer<typeof StatisticsRangeQuerySchema>;
 
 export const ConnectionDaySchema = z.object({
@@ -67,20 +77,13 @@ export const InstancesSummaryReplySchema = z.object({
 });
 export type InstancesSummary = z.infer<typeof InstancesSummaryReplySchema>;
 
+/** A window and how many to list (the dashboard's 10 by default). */
 export const TopQuerySchema = z
   .object({
-    time_from: z.coerce.number().int().min(0),
-    time_end: z.coerce.number().int().min(0),
+    ...WindowFields,
     limit: z.coerce.number().int().min(1).max(100).default(DASHBOARD_TOP),
   })
-  .refine((q) => q.time_end > q.time_from, {
-    message: 'time_end must be after time_from',
-    path: ['time_end'],
-  })
-  .refine((q) => q.time_end - q.time_from <= STATS_MAX_DAYS * 86_400, {
-    message: `the window is at most ${STATS_MAX_DAYS} days`,
-    path: ['time_end'],
-  });
+  .superRefine(checkWindow);
 export type TopQuery = z.infer<typeof TopQuerySchema>;
 
 export const TopAccountSchema = z.object({

@@ -1,4 +1,5 @@
 import type {
+  OnlineConnection,
   CurrentAccount,
   Group,
   Member,
@@ -124,5 +125,36 @@ export function shellReplies(me: CurrentAccount = account()): Record<string, unk
     'GET /api/v1/summary': summary(),
     'GET /api/v2/utils/notification_banner/csos': null,
     'GET /api/v1/tunnel_connection/count': { count: 0 },
+  };
+}
+
+/** An online session of `name` on web (10.0.0.11) in workgroup Ops, without security mode. */
+export function onlineConnection(
+  id: number,
+  name: string,
+  overrides: Partial<OnlineConnection> = {},
+): OnlineConnection {
+  return {
+    id,
+    connection_id: id,
+    account: { id: id + 100, name, account: `${name}@demo.local` },
+    project_id: 5,
+    project_name: 'Ops',
+    project_resource_id: 11,
+    resource_id: 111,
+    resource_name: 'web',
+    resource_ip_address: '10.0.0.11',
+    network_id: 3,
+    way: 'terminal',
+    client_ip_address: '192.0.2.7',
+    safe_mode: 0,
+    create_time: 1_700_000_000,
+    duration: 3725,
+    tunnel_code: 'abcd****yz',
+    host: 'gw.example.com',
+    agent_version: '0.1.0',
+    guacamole: 0,
+    webrdp_port: 8888,
+    ...overrides,
   };
 }

@@ -36,6 +36,7 @@ describe('left navigation', () => {
     // Operation WorkGroup: roles 0 and 1; Operation Log: 0, 1, 2 and 4.
     expect(paths(0)).toEqual(['/operation/workgroup', '/operation/log', ...personal]);
     expect(paths(1)).toEqual([
+      '/operation/dashboard',
       '/operation/workgroup',
       '/operation/log',
       '/settings/workgroup',
@@ -44,17 +45,31 @@ describe('left navigation', () => {
       '/system/log',
       ...personal,
     ]);
-    expect(paths(2)).toEqual(['/operation/log', '/system/log', ...personal]);
+    expect(paths(2)).toEqual([
+      '/operation/dashboard',
+      '/operation/log',
+      '/system/log',
+      ...personal,
+    ]);
     // Opt admin: WorkGroup and Cluster Manage, but neither Team Manage nor System Log.
-    expect(paths(3)).toEqual(['/settings/workgroup', '/settings/cluster', ...personal]);
-    expect(paths(4)).toEqual(['/operation/log', '/system/log', ...personal]);
+    expect(paths(3)).toEqual([
+      '/operation/dashboard',
+      '/settings/workgroup',
+      '/settings/cluster',
+      ...personal,
+    ]);
+    expect(paths(4)).toEqual([
+      '/operation/dashboard',
+      '/operation/log',
+      '/system/log',
+      ...personal,
+    ]);
     for (const role of ALL_ROLES) expect(paths(role)).toEqual(expect.arrayContaining(personal));
   });
 
-  it('keeps the dashboard out of the menu until it is built', () => {
-    const all = FEATURES.flatMap((f) => f.menu ?? []).map((m) => m.path);
-    expect(all).not.toContain('/operation/dashboard');
-    expect(all).toContain('/operation/workgroup');
+  it('puts the dashboard first for the administrators of every kind, never for members', () => {
+    for (const role of [1, 2, 3, 4] as const) expect(paths(role)[0]).toBe('/operation/dashboard');
+    expect(paths(0)).not.toContain('/operation/dashboard');
   });
 
   it('follows the role matrix for later entries', () => {

@@ -1,11 +1,9 @@
 import { lazy } from 'react';
+import { DashboardOutlined } from '@ant-design/icons';
 import type { Feature } from '../../shared/feature';
 import { PATHS } from '../../shared/routes';
 
-/**
- * The administrators' landing page. Its content (spec 1 §2.5) comes in a later issue; until
- * then it has a route (login lands here) but no menu entry.
- */
+/** The administrators' landing page (spec 1 §2.5): Operation group, roles 1-4. */
 export const dashboardFeature: Feature = {
   name: 'dashboard',
   routes: [
@@ -14,6 +12,16 @@ export const dashboardFeature: Feature = {
       layout: 'shell',
       access: 'dashboard',
       page: lazy(() => import('./DashboardPage').then((m) => ({ default: m.DashboardPage }))),
+    },
+  ],
+  menu: [
+    {
+      group: 'operation',
+      key: 'dashboard',
+      path: PATHS.dashboard,
+      labelKey: 'dashboard.page.title',
+      icon: DashboardOutlined,
+      order: 1,
     },
   ],
 };

@@ -5,40 +5,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { OnlineConnection } from '@portcullis/contract';
 import { apiError, mockApi, type RecordedCall } from '../../test/api-mock';
-import { account, paged, shellReplies } from '../../test/fixtures';
+import { account, onlineConnection, paged, shellReplies } from '../../test/fixtures';
 import { findDialog, renderApp } from '../../test/render';
 import { projectResource, workgroup } from '../../features/workgroup/test-fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 
 const SLOW = 120_000;
-
-function connection(id: number, name: string): OnlineConnection {
-  return {
-    id,
-    connection_id: id,
-    account: { id: id + 100, name, account: `${name}@demo.local` },
-    project_id: 5,
-    project_name: 'Ops',
-    project_resource_id: 11,
-    resource_id: 111,
-    resource_name: 'web',
-    resource_ip_address: '10.0.0.11',
-    network_id: 3,
-    way: 'terminal',
-    client_ip_address: '192.0.2.7',
-    safe_mode: 0,
-    create_time: 1_700_000_000,
-    duration: 3725,
-    tunnel_code: 'abcd****yz',
-    host: 'gw.example.com',
-    agent_version: '0.1.0',
-    guacamole: 0,
-    webrdp_port: 8888,
-  };
-}
 
 const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
 
@@ -47,7 +21,11 @@ describe('online connections', () => {
     'opens from the header count, lists sessions and disconnects the selected ones',
     async () => {
       const user = userEvent.setup({ delay: null });
-      let live = [connection(1, 'erin'), connection(2, 'frank'), connection(3, 'gina')];
+      let live = [
+        onlineConnection(1, 'erin'),
+        onlineConnection(2, 'frank'),
+        onlineConnection(3, 'gina'),
+      ];
       const { calls } = mockApi({
         ...shellReplies(account()),
         'GET /api/v1/tunnel_connection/count': () => ({ count: live.length }),
@@ -104,7 +82,7 @@ describe('online connections', () => {
     'opens a resource’s online connections from its row in the workgroup detail',
     async () => {
       const user = userEvent.setup({ delay: null });
-      let live = [connection(4, 'hana')];
+      let live = [onlineConnection(4, 'hana')];
       const { calls } = mockApi({
         ...shellReplies(account({ id: 7, is_admin: 0 })),
         'GET /api/v1/project/5': workgroup({ id: 5, name: 'Ops' }),
@@ -139,7 +117,7 @@ describe('online connections', () => {
     'goes back a page when the last row of the last page is cut',
     async () => {
       const user = userEvent.setup({ delay: null });
-      let live = Array.from({ length: 11 }, (_, i) => connection(i + 1, `member-${i + 1}`));
+      let live = Array.from({ length: 11 }, (_, i) => onlineConnection(i + 1, `member-${i + 1}`));
       mockApi({
         ...shellReplies(account()),
         'GET /api/v1/tunnel_connection/count': () => ({ count: live.length }),

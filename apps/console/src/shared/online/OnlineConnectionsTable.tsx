@@ -6,8 +6,8 @@
  * may see and cut; this only shows it.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import { App, Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
-import { DisconnectOutlined } from '@ant-design/icons';
+import { App, Button, Empty, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { DisconnectOutlined, WarningOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
   PAGE_SIZE_DEFAULT,
@@ -29,6 +29,8 @@ export interface OnlineConnectionsTableProps {
   compact?: boolean;
   /** After a cut, for lists outside this table that count sessions. */
   onCut?: () => void;
+  /** Mark the sessions that run without security mode (the dashboard's unsafe-mode warning). */
+  flagUnsafe?: boolean;
 }
 
 export function OnlineConnectionsTable({
@@ -36,6 +38,7 @@ export function OnlineConnectionsTable({
   enabled,
   compact = false,
   onCut,
+  flagUnsafe = false,
 }: OnlineConnectionsTableProps): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -76,7 +79,20 @@ export function OnlineConnectionsTable({
     {
       key: 'account',
       title: t('online.table.col.member'),
-      render: (_: unknown, r: OnlineConnection) => r.account.name || r.account.account,
+      render: (_: unknown, r: OnlineConnection) => {
+        const name = r.account.name || r.account.account;
+        if (!flagUnsafe || r.safe_mode === 1) return name;
+        return (
+          <Space size={4}>
+            {name}
+            <Tooltip title={t('online.table.unsafeHint')}>
+              <Typography.Text type="warning">
+                <WarningOutlined role="img" aria-label={t('online.table.unsafe')} />
+              </Typography.Text>
+            </Tooltip>
+          </Space>
+        );
+      },
     },
     ...(compact
       ? []
