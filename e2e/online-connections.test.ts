@@ -38,11 +38,21 @@ let sshPort = 0;
 let code = '';
 const opened: BrowserContext[] = [];
 
-/** An ssh session that runs until it is cut; resolves when the client exits. */
-function hold(): Promise<RunResult & { at: number }> {
+/**
+ * An ssh session that runs until it is cut; resolves when the client exits. With a pty it is
+ * recorded as a terminal would be (its output, as the monitor shows it).
+ */
+function hold(command = 'sleep 60', pty = false): Promise<RunResult & { at: number }> {
   return run(
     'ssh',
-    [...client.options('publickey'), '-p', String(sshPort), `${code}@127.0.0.1`, 'sleep 60'],
+    [
+      ...client.options('publickey'),
+      ...(pty ? ['-tt'] : []),
+      '-p',
+      String(sshPort),
+      `${code}@127.0.0.1`,
+      command,
+    ],
     { timeoutMs: 70_000 },
   ).then((r) => ({ ...r, at: Date.now() }));
 }
@@ -55,6 +65,18 @@ async function countIs(context: BrowserContext, n: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`the online count did not reach ${n}`);
+}
+
+/** The id of the one session online that this browser's account sees. */
+async function onlineId(context: BrowserContext): Promise<number> {
+  const list = await api<{ objects: { id: number }[] }>(
+    context,
+    'GET',
+    '/v1/tunnel_connection/list?page=1&page_size=10',
+  );
+  const id = list.objects[0]?.id;
+  if (id === undefined) throw new Error('no session online');
+  return id;
 }
 
 async function fresh(): Promise<{ context: BrowserContext; page: Page }> {
@@ -245,6 +267,40 @@ describe('online connections', () => {
     await page.waitForTimeout(600);
     await screenshot(page, 'dashboard-zh_CN');
     await chooseLanguage(page, 'en_US');
+  });
+
+  it('watches a live session from the dashboard as it runs, read-only', async () => {
+    // The marker is computed on the target, so the screen shows it only if the command ran.
+    const held = hold(
+      'echo "MONITOR-$((6 * 7))"; sleep 2; echo "LATER-$((7 * 7))"; sleep 60',
+      true,
+    );
+    await countIs(admin.context, 1);
+    const page = admin.page;
+    await page.goto('/operation/dashboard');
+    const row = page
+      .locator('.ant-card')
+      .filter({ has: page.locator('.ant-card-head-title', { hasText: 'Online sessions' }) })
+      .getByRole('row')
+      .filter({ hasText: MEMBER.name });
+    await row
+      .getByRole('button', { name: `Monitor ${MEMBER.name}` })
+      .click({ timeout: UI_TIMEOUT });
+    const watching = dialog(page, `Monitor · ${MEMBER.name} on sshd-1`);
+    const screen = watching.getByRole('region', { name: `Session of ${MEMBER.name}` });
+    await screen.getByText('MONITOR-42').waitFor({ timeout: UI_TIMEOUT });
+    // What the session prints later arrives while the dialog is open.
+    await screen.getByText('LATER-49').waitFor({ timeout: UI_TIMEOUT });
+    await watching.getByText('Live, read-only', { exact: false }).waitFor();
+    // From the top, or the full-page picture draws the sticky header halfway down.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(300);
+    await screenshot(page, 'dashboard-monitor');
+    // Cut from the console: the dialog says the session ended.
+    await api(admin.context, 'DELETE', `/tunnel_connection/${await onlineId(admin.context)}`);
+    await held;
+    await watching.getByText('The session has ended.').waitFor({ timeout: UI_TIMEOUT });
+    await page.keyboard.press('Escape');
   });
 
   it('shows the member their session in the workgroup’s online connections panel', async () => {

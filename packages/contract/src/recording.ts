@@ -8,7 +8,7 @@
  * keeps them only for {@link INPUT_VIEWER_ROLES}; every other reader gets output and resizes.
  */
 import { z } from 'zod';
-import { OkReplySchema, optionalQueryNumber } from './common';
+import { IdParamsSchema, OkReplySchema, optionalQueryNumber } from './common';
 import { defineRoute, roles } from './http';
 import type { Role } from './roles';
 
@@ -69,7 +69,45 @@ export const UnfreezeTunnelLogQuerySchema = z.object({
     .transform((v) => v === '1' || v === 'true'),
 });
 
+/** Who may watch a live terminal session: the dashboard's roles (spec 1 §2.5, Monitor). */
+export const MONITOR_ROLES = [1, 2, 3, 4] as const satisfies readonly Role[];
+
+/** The ways whose sessions have a terminal to watch (spec 1 §2.5: terminal and wetty). */
+export const MONITOR_WAYS: readonly string[] = ['terminal', 'wetty'];
+
+/** Most recording bytes one monitor answer carries; `more` says when another should follow. */
+export const MONITOR_CHUNK_BYTES = 1024 * 1024;
+
+export const MonitorQuerySchema = z.object({
+  /** The stored recording's byte to read from: 0 first, then each answer's `offset`. */
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const MonitorReplySchema = z.object({
+  /** The session is still online (once false, `cast` holds the last of it). */
+  live: z.boolean(),
+  /** Where the next call starts. */
+  offset: z.number().int(),
+  /**
+   * Whole asciicast v2 lines from the asked offset (the header first at 0), input lines only
+   * for INPUT_VIEWER_ROLES; '' when nothing new arrived (the gateway sends about once a second).
+   */
+  cast: z.string(),
+  /** More than one answer's worth was waiting: ask again at once. */
+  more: z.boolean(),
+});
+export type MonitorReply = z.infer<typeof MonitorReplySchema>;
+
 export const recordingRoutes = {
+  monitorConnection: defineRoute({
+    method: 'GET',
+    path: '/v1/tunnel_connection/:id/monitor',
+    summary: 'Watch an online terminal session: its recording from an offset, as it arrives',
+    access: roles(MONITOR_ROLES),
+    params: IdParamsSchema,
+    query: MonitorQuerySchema,
+    reply: MonitorReplySchema,
+  }),
   downloadTunnelLog: defineRoute({
     method: 'GET',
     path: '/download_tunnel_log',

@@ -69,6 +69,7 @@ function replies(): Record<string, unknown> {
     'GET /api/v1/tunnel_connection/list': paged([
       onlineConnection(1, 'erin'),
       onlineConnection(2, 'frank', { safe_mode: 1 }),
+      onlineConnection(3, 'gina', { way: 'mysql' }),
     ]),
   };
 }
@@ -109,6 +110,10 @@ describe('dashboard', () => {
     expect(within(erin).getByRole('img', { name: 'Not in security mode' })).toBeInTheDocument();
     expect(within(frank).queryByRole('img', { name: 'Not in security mode' })).toBeNull();
     expect(within(erin).getByRole('button', { name: 'Disconnect erin' })).toBeInTheDocument();
+    // Monitor for terminal sessions only: a database session has no screen to watch.
+    expect(within(erin).getByRole('button', { name: 'Monitor erin' })).toBeInTheDocument();
+    const gina = within(card).getByText('gina').closest('tr') as HTMLElement;
+    expect(within(gina).queryByRole('button', { name: 'Monitor gina' })).toBeNull();
 
     // Seven days ending tonight, in the browser's days.
     const numbers = calls.filter((c) => c.path === '/api/connect/numbers');

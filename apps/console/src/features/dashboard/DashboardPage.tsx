@@ -1,17 +1,18 @@
 /**
  * The administrators' dashboard (spec 1 §2.5): the team's counters, connections and hours per
  * day over 7, 30 or 90 days, resources by type, the top 10 members and resources of the window,
- * and the online sessions (10 a page) with the unsafe-mode warning and Disconnect.
+ * and the online sessions (10 a page) with the unsafe-mode warning, Monitor and Disconnect.
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { Card, Col, Row, Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { STATS_WINDOW_DAYS } from '@portcullis/contract';
+import { STATS_WINDOW_DAYS, type OnlineConnection } from '@portcullis/contract';
 import { PageHeader } from '../../shared/layout/PageHeader';
 import { OnlineConnectionsTable } from '../../shared/online/OnlineConnectionsTable';
 import { statsWindow } from './api';
 import { ConnectionTrend } from './components/ConnectionTrend';
 import { Counters } from './components/Counters';
+import { MonitorDialog } from './components/MonitorDialog';
 import { ResourceTypes } from './components/ResourceTypes';
 import { TopMembers, TopResources } from './components/TopLists';
 import './dashboard.css';
@@ -21,6 +22,7 @@ type WindowDays = (typeof STATS_WINDOW_DAYS)[number];
 export function DashboardPage(): ReactNode {
   const { t } = useTranslation();
   const [days, setDays] = useState<WindowDays>(STATS_WINDOW_DAYS[0]);
+  const [watching, setWatching] = useState<OnlineConnection | null>(null);
   // Fixed while the page is open, so the queries' keys stay put; a new day needs a reload.
   const window = useMemo(() => statsWindow(days), [days]);
   const range = (
@@ -54,10 +56,11 @@ export function DashboardPage(): ReactNode {
         </Col>
         <Col span={24}>
           <Card title={t('dashboard.online.title')} size="small" className="pc-dashboard-card">
-            <OnlineConnectionsTable enabled flagUnsafe />
+            <OnlineConnectionsTable enabled flagUnsafe onMonitor={setWatching} />
           </Card>
         </Col>
       </Row>
+      <MonitorDialog session={watching} onClose={() => setWatching(null)} />
     </div>
   );
 }

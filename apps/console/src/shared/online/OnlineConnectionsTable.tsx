@@ -10,6 +10,7 @@ import { App, Button, Empty, Popconfirm, Space, Table, Tag, Tooltip, Typography 
 import { DisconnectOutlined, WarningOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
+  MONITOR_WAYS,
   PAGE_SIZE_DEFAULT,
   type OnlineConnection,
   type OnlineConnectionQuery,
@@ -31,6 +32,8 @@ export interface OnlineConnectionsTableProps {
   onCut?: () => void;
   /** Mark the sessions that run without security mode (the dashboard's unsafe-mode warning). */
   flagUnsafe?: boolean;
+  /** Offer Monitor on terminal sessions (the dashboard): called with the session to watch. */
+  onMonitor?: (session: OnlineConnection) => void;
 }
 
 export function OnlineConnectionsTable({
@@ -39,6 +42,7 @@ export function OnlineConnectionsTable({
   compact = false,
   onCut,
   flagUnsafe = false,
+  onMonitor,
 }: OnlineConnectionsTableProps): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -137,16 +141,28 @@ export function OnlineConnectionsTable({
       key: 'actions',
       title: t('online.table.col.actions'),
       render: (_: unknown, r: OnlineConnection) => (
-        <Popconfirm {...confirmProps} onConfirm={() => disconnect([r.id])}>
-          <Button
-            type="link"
-            danger
-            size="small"
-            aria-label={t('online.table.disconnectOne', { name: r.account.name })}
-          >
-            {t('online.table.disconnect')}
-          </Button>
-        </Popconfirm>
+        <Space size={0}>
+          {onMonitor && MONITOR_WAYS.includes(r.way) ? (
+            <Button
+              type="link"
+              size="small"
+              aria-label={t('online.table.monitorOne', { name: r.account.name })}
+              onClick={() => onMonitor(r)}
+            >
+              {t('online.table.monitor')}
+            </Button>
+          ) : null}
+          <Popconfirm {...confirmProps} onConfirm={() => disconnect([r.id])}>
+            <Button
+              type="link"
+              danger
+              size="small"
+              aria-label={t('online.table.disconnectOne', { name: r.account.name })}
+            >
+              {t('online.table.disconnect')}
+            </Button>
+          </Popconfirm>
+        </Space>
       ),
     },
   ];

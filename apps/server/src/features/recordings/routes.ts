@@ -13,6 +13,7 @@ import { registerRoute } from '../../plugins/app/route';
 import { isDatabaseWay } from '../sessions/alarms';
 import { castForReader, wholeLines } from './cast-filter';
 import type { RecordingKey } from './store';
+import { monitorSlice } from './monitor';
 import { recordingStore } from './tiered-store';
 
 /** The caller's role and the recording of a connection they may see (or the refusal). */
@@ -41,6 +42,10 @@ async function reachable(
 
 export function registerRecordingRoutes(app: FastifyInstance, ctx: AppContext): void {
   const store = () => recordingStore(ctx);
+
+  registerRoute(app, recordingRoutes.monitorConnection, ({ params, query, request }) =>
+    monitorSlice(ctx, requireAuth(request), params.id, query.offset),
+  );
 
   registerRoute(app, recordingRoutes.downloadTunnelLog, async ({ query, request, reply }) => {
     const { role, key, recorded, way } = await reachable(ctx, request, query.connection_id);
