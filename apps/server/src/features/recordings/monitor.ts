@@ -37,17 +37,15 @@ export async function monitorSlice(
     throw new AppError('InvalidParameter', { field: 'id' }, { field: 'id' });
   const live = row.ended_at === null;
   // Until the gateway's first chunk (a second or so into the session) there is nothing yet.
-  const file =
-    row.recording === 0
-      ? null
-      : await recordingStore(ctx).read({ companyId: row.company_id, connectionId });
-  if (!file || offset >= file.length) return { live, offset, cast: '', more: false };
-  let end = Math.min(file.length, offset + MONITOR_CHUNK_BYTES);
-  let lines = wholeLines(file.subarray(offset, end));
+  const key = { companyId: row.company_id, connectionId };
+  const store = recordingStore(ctx);
+  let range = row.recording === 0 ? null : await store.readRange(key, offset, MONITOR_CHUNK_BYTES);
+  if (!range || offset >= range.size) return { live, offset, cast: '', more: false };
+  let lines = wholeLines(range.data);
   // A line longer than a chunk goes whole, or the reader would ask for the same bytes forever.
-  if (lines.length === 0 && end < file.length) {
-    end = file.length;
-    lines = wholeLines(file.subarray(offset));
+  if (lines.length === 0 && offset + range.data.length < range.size) {
+    range = await store.readRange(key, offset, range.size - offset);
+    lines = wholeLines(range?.data ?? Buffer.alloc(0));
   }
   const role = isRole(auth.account.is_admin) ? auth.account.is_admin : Role.Ordinary;
   const cast = await castForReader(lines, INPUT_VIEWER_ROLES.includes(role));
@@ -55,6 +53,7 @@ export async function monitorSlice(
     live,
     offset: offset + lines.length,
     cast: cast.toString('utf8'),
-    more: end < file.length,
+    // Bytes past what was read: another answer's worth (or a line still arriving).
+    more: range !== null && offset + range.data.length < range.size,
   };
 }

@@ -25,6 +25,14 @@ describe('the filesystem recording store', () => {
     expect(fs.existsSync(path.join(dir, 'recordings', '3', '11.cast'))).toBe(true);
   });
 
+  it('reads a range and says the whole size, null when there is no recording', async () => {
+    expect(await store.readRange({ companyId: 3, connectionId: 99 }, 0, 10)).toBeNull();
+    const range = await store.readRange(key, 1, 3);
+    expect({ data: range?.data.toString(), size: range?.size }).toEqual({ data: 'bcd', size: 5 });
+    expect((await store.readRange(key, 3, 100))?.data.toString()).toBe('de');
+    expect((await store.readRange(key, 5, 100))?.data.length).toBe(0);
+  });
+
   it('serialises concurrent writes to one recording', async () => {
     const other = { companyId: 3, connectionId: 12 };
     const sizes = await Promise.all([

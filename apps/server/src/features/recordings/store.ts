@@ -23,12 +23,22 @@ export interface RecordingStore {
   /** The whole recording, or null when there is none. */
   read(key: RecordingKey): Promise<Buffer | null>;
   /**
+   * At most `length` bytes from `offset` and the recording's whole size, or null when there is
+   * none: a live session's watcher reads what is new, not the whole file every second.
+   */
+  readRange(key: RecordingKey, offset: number, length: number): Promise<RecordingRange | null>;
+  /**
    * Where the recording is: ready to read, in an archive tier (read after a restore), being
    * restored, or not there at all. The filesystem store has no archive tier.
    */
   state(key: RecordingKey): Promise<RecordingState>;
   /** Starts bringing an archived recording back (S3 restore); nothing for the filesystem. */
   restore(key: RecordingKey): Promise<void>;
+}
+
+export interface RecordingRange {
+  data: Buffer;
+  size: number;
 }
 
 export type RecordingState = 'available' | 'archived' | 'restoring' | 'missing';
@@ -111,6 +121,23 @@ export function filesystemRecordingStore(dataDir: string): RecordingStore {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw err;
+      }
+    },
+    async readRange(key, offset, length) {
+      let file: fs.promises.FileHandle;
+      try {
+        file = await fs.promises.open(fileOf(key), 'r');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+      try {
+        const { size } = await file.stat();
+        const data = Buffer.alloc(Math.max(0, Math.min(length, size - offset)));
+        const { bytesRead } = await file.read(data, 0, data.length, offset);
+        return { data: data.subarray(0, bytesRead), size };
+      } finally {
+        await file.close();
       }
     },
   };

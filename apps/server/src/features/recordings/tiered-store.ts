@@ -81,6 +81,15 @@ export function tieredRecordingStore(
       return true;
     });
 
+  // The row first: a move writes the file and then deletes the row, so once the row is gone
+  // the file is whole. While both are there the file may be half written (a move in progress)
+  // or hold more (a move cut short): it is read once it holds the row's bytes.
+  const read = async (key: RecordingKey): Promise<Buffer | null> => {
+    const inline = await inlineOf(key);
+    const file = await files.read(key);
+    if (!inline) return file;
+    return file && file.length >= inline.length ? file : inline;
+  };
   return {
     write(key, offset, data, { recorded }) {
       return serialised(String(key.connectionId), async () => {
@@ -109,14 +118,15 @@ export function tieredRecordingStore(
         return size;
       });
     },
-    async read(key) {
-      // The row first: a move writes the file and then deletes the row, so once the row is
-      // gone the file is whole. While both are there the file may be half written (a move in
-      // progress) or hold more (a move cut short): it is read once it holds the row's bytes.
-      const inline = await inlineOf(key);
-      const file = await files.read(key);
-      if (!inline) return file;
-      return file && file.length >= inline.length ? file : inline;
+    read,
+    async readRange(key, offset, length) {
+      // A recording still in the database is small (INLINE_MAX_BYTES): read() settles which
+      // copy is whole while a move is under way.
+      if (await inlineOf(key)) {
+        const whole = await read(key);
+        return whole && { data: whole.subarray(offset, offset + length), size: whole.length };
+      }
+      return files.readRange(key, offset, length);
     },
     async state(key): Promise<RecordingState> {
       const state = await files.state(key);
