@@ -273,9 +273,15 @@ function recordingSection(r: RecordingResult, targets: string[]): string {
 }
 
 function actionLogSection(results: ActionLogResult[], targets: string[]): string {
-  const parts: string[] = ['## Action-log search (`GET /api/search_tunnel`, pages of 25)', ''];
+  const parts: string[] = [
+    '## Action-log search (`GET /api/search_tunnel`, pages of 25), and the dashboard’s statistics over the same rows',
+    '',
+  ];
   for (const r of results) {
-    const worst = Math.max(...r.queries.map((q) => median(q.ms)));
+    // The target is the search's; the dashboard's rows (no matches column) are shown beside.
+    const worst = Math.max(
+      ...r.queries.filter((q) => q.total !== undefined).map((q) => median(q.ms)),
+    );
     targets.push(
       `| Action log, ${r.rows.toLocaleString('en')} entries on ${r.backend}: every filter well under a second (≤ 500 ms) | slowest median ${f(worst, 0)} ms | ${verdict(worst <= 500)} |`,
     );
@@ -303,7 +309,7 @@ function actionLogSection(results: ActionLogResult[], targets: string[]): string
           return [
             q.name,
             `\`${q.query}\``,
-            q.total.toLocaleString('en'),
+            q.total === undefined ? '—' : q.total.toLocaleString('en'),
             f(median(q.ms)),
             f(Math.max(...q.ms)),
             ...(a ? [f(median(a.ms)), f(Math.max(...a.ms))] : []),
