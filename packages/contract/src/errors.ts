@@ -321,6 +321,12 @@ export const ERRORS = {
     'The gateway lost its connection to the Portcullis server',
     '网关与 Portcullis 服务器的连接已断开',
   ),
+  /** A cut's reason: the database's security rules changed and the administrator applied them now. */
+  RulesChanged: def(
+    410,
+    'The database’s security rules changed: connect again to work under them',
+    '数据库的安全规则已更改：请重新连接以按新规则操作',
+  ),
   /** The session's recording could not be written: a recorded session does not go on unrecorded. */
   RecordingFailed: def(500, 'The recording could not be written', '录像无法写入'),
   TaskExpired: def(410, 'The task has expired', '任务已过期'),

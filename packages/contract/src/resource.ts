@@ -241,6 +241,11 @@ export const DatabaseSecuritySchema = z.object({
   notice_status: z.number().int(),
   approve_accounts: z.array(PersonSchema),
   notice_accounts: z.array(PersonSchema),
+  /**
+   * Sessions open on this database now: they keep the rules they started with (rules are
+   * read when a session starts) unless a save disconnects them (`cut_sessions`).
+   */
+  online: z.number().int(),
 });
 
 export const UpdateDatabaseSecurityBodySchema = z
@@ -251,6 +256,8 @@ export const UpdateDatabaseSecurityBodySchema = z
     notice_status: z.union([z.literal(0), z.literal(1)]),
     approve_accounts: z.array(z.number().int().positive()).max(100),
     notice_accounts: z.array(z.number().int().positive()).max(100),
+    /** Disconnect the sessions open on this database, so the saved rules apply at once. */
+    cut_sessions: z.boolean().default(false),
   })
   .refine((b) => uniqueRules(b.block_pattern), {
     message: 'the same op and table twice',

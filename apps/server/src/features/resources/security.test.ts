@@ -63,6 +63,7 @@ describe('database security settings', () => {
       notice_status: 0,
       approve_accounts: [],
       notice_accounts: [],
+      online: 0,
     });
   });
 

@@ -299,6 +299,46 @@ describe('the MySQL proxy with a real gateway and MariaDB', () => {
     await setRules({});
   });
 
+  it('keeps an open session on the rules it started with, unless the save disconnects it', async () => {
+    const open = await connect();
+    // The gateway's error packet with the reason may come before any query (an error event).
+    const told: unknown[] = [];
+    open.on('error', (error) => told.push(error));
+    const security = async () =>
+      (await admin.get(`/api/v1/resource/${dbId}/security`)).json() as { online: number };
+    await until(async () => (await security()).online === 1, 2000);
+    // Saved without disconnecting: the open session goes on under its old rules (none).
+    await setRules({ block_pattern: [{ op: 'select', table: 'orders' }] });
+    const [rows] = await open.query('SELECT count(*) AS n FROM orders');
+    expect(rows).toEqual([{ n: 2 }]);
+    // Saved with cut_sessions: the open session ends, told why, within a second.
+    const at = Date.now();
+    await setRules({ block_pattern: [{ op: 'select', table: 'orders' }], cut_sessions: true });
+    let failure: unknown;
+    await until(
+      () =>
+        open.query('SELECT 1').then(
+          () => false,
+          (error: unknown) => {
+            failure = error;
+            return true;
+          },
+        ),
+      2000,
+    );
+    expect(Date.now() - at).toBeLessThan(1000);
+    // The member's client says why (the gateway's error packet carries the reason).
+    expect([failure, ...told].map(String).join('\n')).toMatch(
+      /security rules changed: connect again/,
+    );
+    expect((await security()).online).toBe(0);
+    // The next session works under the new rules.
+    const next = await connect();
+    await expect(next.query('SELECT count(*) FROM orders')).rejects.toThrow(/Portcullis blocked/);
+    await next.end();
+    await setRules({});
+  });
+
   it('masks password literals in the statement log, in the statement and the error it got', async () => {
     const client = await connect(code, { multipleStatements: true });
     // The connect account (made by this test) sets its own password to what it is already.

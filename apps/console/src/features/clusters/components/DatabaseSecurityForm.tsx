@@ -1,5 +1,18 @@
 import { useState, type ReactNode } from 'react';
-import { App, Button, Divider, Input, Select, Space, Spin, Switch, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Checkbox,
+  Divider,
+  Input,
+  Select,
+  Space,
+  Spin,
+  Switch,
+  Tag,
+  Typography,
+} from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SQL_OPS } from '@portcullis/contract';
 import { useErrorText } from '../../../shared/i18n/errors';
@@ -25,7 +38,8 @@ function ruleKey(rule: SqlRule): string {
  * A database's security settings (spec 2 §3, §5): SQL approval on or off with its approvers,
  * block rules, alarm on or off with its rules and notifiers. The same op and table cannot be
  * added twice; Save is disabled while approval has no approver or alarm has no notifier or no
- * rule.
+ * rule. Sessions read the rules when they start: with sessions open, the form says so and
+ * offers to disconnect them on save, so that the new rules apply at once.
  */
 export function DatabaseSecurityForm({
   resourceId,
@@ -125,6 +139,8 @@ function SecurityEditor({
   const [notice, setNotice] = useState<SqlRule[]>(initial.notice_pattern);
   const [approvers, setApprovers] = useState(initial.approve_accounts.map((a) => a.id));
   const [notifiers, setNotifiers] = useState(initial.notice_accounts.map((a) => a.id));
+  // Rules are read when a session starts: the open ones keep theirs unless this is ticked.
+  const [cutSessions, setCutSessions] = useState(false);
 
   const options = (members.data ?? []).map((m) => ({
     value: m.id,
@@ -143,6 +159,7 @@ function SecurityEditor({
         notice_status: alarm ? 1 : 0,
         approve_accounts: [...new Set(approvers)],
         notice_accounts: [...new Set(notifiers)],
+        cut_sessions: cutSessions,
       },
       {
         onSuccess: () => {
@@ -206,6 +223,19 @@ function SecurityEditor({
         style={{ width: '100%', marginTop: 8 }}
       />
       <Divider />
+      {initial.online > 0 ? (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={t('clusters.security.online', { count: initial.online })}
+          description={
+            <Checkbox checked={cutSessions} onChange={(e) => setCutSessions(e.target.checked)}>
+              {t('clusters.security.cutOnSave', { count: initial.online })}
+            </Checkbox>
+          }
+        />
+      ) : null}
       <Space>
         <Button onClick={() => panel.close(panelKey)}>{t('common.action.cancel')}</Button>
         <Button type="primary" disabled={blocked} loading={mutation.isPending} onClick={onSave}>
