@@ -384,9 +384,35 @@ describe('clusters', () => {
     await database.getByText('yes', { exact: true }).waitFor({ timeout: TASK_TIMEOUT });
     await picture(page, 'clusters-database-en_US');
 
+    // A session open on it (its row, as the server writes one): the form says it keeps the
+    // rules it started with and offers to disconnect it on save.
+    const mariadb = await e2e.ctx.db
+      .selectFrom('resource')
+      .select(['id', 'company_id'])
+      .where('name', '=', 'mariadb')
+      .executeTakeFirstOrThrow();
+    const openSession = await e2e.ctx.db
+      .insertInto('tunnel_connection')
+      .values({
+        company_id: mariadb.company_id,
+        account_id: 1,
+        resource_id: mariadb.id,
+        created_at: Math.floor(Date.now() / 1000),
+        ended_at: null,
+        way: 'mysql',
+        client_ip: '127.0.0.1',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await database.getByRole('button', { name: 'Setting of resource mariadb' }).click();
     const setting = dialog(page, 'Database setting');
     await setting.getByRole('tab', { name: 'Security' }).click();
+    await setting
+      .getByText('1 session is open on this database: it keeps the rules it started with.')
+      .waitFor({ timeout: UI_TIMEOUT });
+    await setting
+      .getByRole('checkbox', { name: 'Disconnect it when saving, so the new rules apply at once' })
+      .check();
     await setting.getByRole('switch', { name: 'SQL approval' }).click();
     // Approval on without an approver: Save waits.
     expect(await setting.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
@@ -405,6 +431,12 @@ describe('clusters', () => {
     await picture(page, 'clusters-database-security-en_US');
     await setting.getByRole('button', { name: 'Save' }).click();
     await expectNotice(page, 'Update successfully!');
+    const ended = await e2e.ctx.db
+      .selectFrom('tunnel_connection')
+      .select('ended_at')
+      .where('id', '=', openSession.id)
+      .executeTakeFirstOrThrow();
+    expect(ended.ended_at).not.toBeNull();
 
     await detail(page, 'settings');
     await page.getByText('gw.e2e').waitFor({ timeout: UI_TIMEOUT });
