@@ -239,6 +239,26 @@ describe('clusters', () => {
     await picture(page, 'clusters-instance-setting-en_US');
     await setting.getByRole('button', { name: 'Cancel' }).click();
 
+    // A terminal session open on the server (its row, as the server writes one): the panel says
+    // it keeps the security mode it started with and offers to disconnect it on save.
+    const sshdRow = await e2e.ctx.db
+      .selectFrom('resource')
+      .select(['id', 'company_id'])
+      .where('name', '=', 'sshd')
+      .executeTakeFirstOrThrow();
+    const openShell = await e2e.ctx.db
+      .insertInto('tunnel_connection')
+      .values({
+        company_id: sshdRow.company_id,
+        account_id: 1,
+        resource_id: sshdRow.id,
+        created_at: Math.floor(Date.now() / 1000),
+        ended_at: null,
+        way: 'terminal',
+        client_ip: '127.0.0.1',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await page.getByRole('button', { name: /Change/ }).click();
     const safe = dialog(page, 'Safe mode');
     const security = safe.getByRole('switch', { name: 'Security mode', exact: true });
@@ -246,9 +266,27 @@ describe('clusters', () => {
     await security.click();
     // Typed comma-separated; the repeated command is skipped.
     await safe.getByRole('textbox', { name: 'Intercept commands' }).fill('rm -rf, shutdown,rm -rf');
+    await safe
+      .getByRole('checkbox', {
+        name: 'Disconnect it when saving, so the new settings apply at once',
+      })
+      .check({ timeout: UI_TIMEOUT });
     await picture(page, 'clusters-safe-mode-en_US');
     await safe.getByRole('button', { name: 'Save' }).click();
     await expectNotice(page, 'Update successfully!');
+    await expect
+      .poll(
+        async () =>
+          (
+            await e2e.ctx.db
+              .selectFrom('tunnel_connection')
+              .select('ended_at')
+              .where('id', '=', openShell.id)
+              .executeTakeFirstOrThrow()
+          ).ended_at,
+        { timeout: UI_TIMEOUT },
+      )
+      .not.toBeNull();
     await page.getByText('On', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
     await safe.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: /Change/ }).click();

@@ -327,6 +327,12 @@ export const ERRORS = {
     'The database’s security rules changed: connect again to work under them',
     '数据库的安全规则已更改：请重新连接以按新规则操作',
   ),
+  /** A cut's reason: the cluster's security mode changed and the administrator applied it now. */
+  SecurityModeChanged: def(
+    410,
+    'The cluster’s security mode changed: connect again to work under it',
+    '集群的安全模式已更改：请重新连接以按新设置操作',
+  ),
   /** The session's recording could not be written: a recorded session does not go on unrecorded. */
   RecordingFailed: def(500, 'The recording could not be written', '录像无法写入'),
   TaskExpired: def(410, 'The task has expired', '任务已过期'),

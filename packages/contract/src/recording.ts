@@ -72,8 +72,11 @@ export const UnfreezeTunnelLogQuerySchema = z.object({
 /** Who may watch a live terminal session: the dashboard's roles (spec 1 §2.5, Monitor). */
 export const MONITOR_ROLES = [1, 2, 3, 4] as const satisfies readonly Role[];
 
-/** The ways whose sessions have a terminal to watch (spec 1 §2.5: terminal and wetty). */
-export const MONITOR_WAYS: readonly string[] = ['terminal', 'wetty'];
+/**
+ * The ways whose sessions have a terminal: Monitor watches them (spec 1 §2.5), and security
+ * mode's command lists govern them.
+ */
+export const TERMINAL_WAYS: readonly string[] = ['terminal', 'wetty'];
 
 /** Most recording bytes one monitor answer carries; `more` says when another should follow. */
 export const MONITOR_CHUNK_BYTES = 1024 * 1024;

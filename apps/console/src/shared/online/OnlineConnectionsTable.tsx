@@ -10,7 +10,7 @@ import { App, Button, Empty, Popconfirm, Space, Table, Tag, Tooltip, Typography 
 import { DisconnectOutlined, WarningOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
-  MONITOR_WAYS,
+  TERMINAL_WAYS,
   PAGE_SIZE_DEFAULT,
   type OnlineConnection,
   type OnlineConnectionQuery,
@@ -142,7 +142,7 @@ export function OnlineConnectionsTable({
       title: t('online.table.col.actions'),
       render: (_: unknown, r: OnlineConnection) => (
         <Space size={0}>
-          {onMonitor && MONITOR_WAYS.includes(r.way) ? (
+          {onMonitor && TERMINAL_WAYS.includes(r.way) ? (
             <Button
               type="link"
               size="small"

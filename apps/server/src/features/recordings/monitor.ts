@@ -9,7 +9,7 @@ import {
   INPUT_VIEWER_ROLES,
   isRole,
   MONITOR_CHUNK_BYTES,
-  MONITOR_WAYS,
+  TERMINAL_WAYS,
   Role,
   type MonitorReply,
 } from '@portcullis/contract';
@@ -33,7 +33,7 @@ export async function monitorSlice(
     .where('op', '=', '')
     .executeTakeFirst();
   if (!row) throw new AppError('ConnectionIDNotFound');
-  if (!MONITOR_WAYS.includes(row.way))
+  if (!TERMINAL_WAYS.includes(row.way))
     throw new AppError('InvalidParameter', { field: 'id' }, { field: 'id' });
   const live = row.ended_at === null;
   // Until the gateway's first chunk (a second or so into the session) there is nothing yet.

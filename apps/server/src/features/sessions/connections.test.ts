@@ -191,6 +191,26 @@ describe('online connections with a real gateway, sshd and OpenSSH clients', () 
     expect((await list(admin)).num_results).toBe(0);
   });
 
+  it('tells the members why when the cluster’s security mode changed (delete_all reason)', async () => {
+    const held = hold();
+    const [row] = await online(1);
+    const cutAt = Date.now();
+    const res = await admin.post('/api/tunnel_connection/delete_all', {
+      connection_ids: [row!.id],
+      reason: 'security_changed',
+    });
+    expect(res.json()).toEqual({ ok: true, cut: 1 });
+    await exitsSoon(held, cutAt);
+    expect((await held.done).stderr.toString()).toContain(
+      'Portcullis: the session was ended (The cluster’s security mode changed: connect again to work under it)',
+    );
+    const bad = await admin.post('/api/tunnel_connection/delete_all', {
+      connection_ids: [row!.id],
+      reason: 'because',
+    });
+    expect(bad.json().code).toBe('InvalidParameter');
+  });
+
   it('lets a member cut their own session', async () => {
     const held = hold();
     const [row] = await online(1);

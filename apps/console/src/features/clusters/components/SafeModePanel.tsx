@@ -1,5 +1,17 @@
 import { useState, type ReactNode } from 'react';
-import { App, Button, Divider, Input, Select, Space, Spin, Switch, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Checkbox,
+  Divider,
+  Input,
+  Select,
+  Space,
+  Spin,
+  Switch,
+  Typography,
+} from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/i18n/errors';
 import { usePanel } from '../../../shared/panel/panel-context';
@@ -7,6 +19,7 @@ import { RightPanel } from '../../../shared/panel/RightPanel';
 import {
   useInterceptsQuery,
   useMembersQuery,
+  useOpenTerminalsQuery,
   useSafeModeQuery,
   useSaveSafeModeMutation,
   type InterceptCommand,
@@ -19,7 +32,9 @@ export const SAFE_MODE_PANEL = 'panel/clusters/safe-mode';
 /**
  * Safe mode for the cluster's servers (spec 2 §4): security on or off with intercept commands
  * and approvers, alarm on or off with notice commands and notifiers. Commands are typed
- * comma-separated and duplicates are skipped; turning a switch off disables its inputs.
+ * comma-separated and duplicates are skipped; turning a switch off disables its inputs. Sessions
+ * read the lists when they start: with terminals open in the cluster, the form says so and
+ * offers to disconnect them on save.
  */
 export function SafeModePanel({ clusterId }: { clusterId: number }): ReactNode {
   const { t } = useTranslation();
@@ -27,12 +42,18 @@ export function SafeModePanel({ clusterId }: { clusterId: number }): ReactNode {
   const open = panel.activeKey === SAFE_MODE_PANEL;
   const safeMode = useSafeModeQuery(clusterId, open);
   const intercepts = useInterceptsQuery(clusterId, open);
+  const terminals = useOpenTerminalsQuery(clusterId, open);
   return (
     <RightPanel panelKey={SAFE_MODE_PANEL} title={t('clusters.safeMode.title')} width={560}>
       {safeMode.data && intercepts.data ? (
         // Mounted afresh each time the panel opens (the panel destroys its content when hidden);
         // a save has refreshed both lists before the panel closes.
-        <SafeModeForm clusterId={clusterId} initial={safeMode.data} commands={intercepts.data} />
+        <SafeModeForm
+          clusterId={clusterId}
+          initial={safeMode.data}
+          commands={intercepts.data}
+          terminals={terminals.data ?? []}
+        />
       ) : (
         <Spin />
       )}
@@ -44,10 +65,13 @@ function SafeModeForm({
   clusterId,
   initial,
   commands,
+  terminals,
 }: {
   clusterId: number;
   initial: SafeMode;
   commands: InterceptCommand[];
+  /** Terminal sessions open in the cluster: they keep the lists they started with. */
+  terminals: number[];
 }): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -60,6 +84,7 @@ function SafeModeForm({
   const [alarm, setAlarm] = useState(initial.safe_mode_notice);
   const [approvers, setApprovers] = useState(initial.approver_accounts.map((a) => a.id));
   const [notifiers, setNotifiers] = useState(initial.notice_accounts.map((a) => a.id));
+  const [cutTerminals, setCutTerminals] = useState(false);
   const joined = (kind: InterceptCommand['kind']): string =>
     commands
       .filter((c) => c.kind === kind)
@@ -85,6 +110,7 @@ function SafeModeForm({
         },
         intercept: splitCommands(intercept),
         notice: splitCommands(notice),
+        cut: cutTerminals ? terminals : [],
       },
       {
         onSuccess: () => {
@@ -158,6 +184,19 @@ function SafeModeForm({
         style={{ width: '100%', marginTop: 8 }}
       />
       <Divider />
+      {terminals.length > 0 ? (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={t('clusters.safeMode.online', { count: terminals.length })}
+          description={
+            <Checkbox checked={cutTerminals} onChange={(e) => setCutTerminals(e.target.checked)}>
+              {t('clusters.safeMode.cutOnSave', { count: terminals.length })}
+            </Checkbox>
+          }
+        />
+      ) : null}
       <Space>
         <Button onClick={() => panel.close(SAFE_MODE_PANEL)}>{t('common.action.cancel')}</Button>
         <Button type="primary" disabled={blocked} loading={save.isPending} onClick={onSave}>
