@@ -5,7 +5,7 @@
  * speak, to see the test give the connection up at its deadline.
  */
 import crypto from 'node:crypto';
-import net from 'node:net';
+import type net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectivityTarget } from '../control/protocol';
 import {
@@ -18,39 +18,23 @@ import {
 } from '../mysql-proxy/packets';
 import { BodyReader, message, MessageReader, SSL_REQUEST } from '../postgres-proxy/messages';
 import { waitFor } from '../test/net';
-import { mysqlGreeting } from '../test/tls-databases';
+import { mysqlGreeting, serveScripted, type ScriptedDb } from '../test/tls-databases';
 import { runConnectivityTest } from './connectivity-test';
 
-interface Scripted {
-  port: number;
-  /** What the server saw, in order. */
-  seen: string[];
-  /** Connections open at the server now. */
-  open(): number;
-}
+type Scripted = ScriptedDb;
 
-const servers: net.Server[] = [];
+const servers: ScriptedDb[] = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  for (const server of servers.splice(0)) await server.close();
 });
 
-/** Serves `onConnection` on a free loopback port, counting open connections. */
+/** Serves `onConnection` on a free loopback port, closed after the test. */
 async function scripted(
   onConnection: (socket: net.Socket, seen: string[]) => Promise<void>,
 ): Promise<Scripted> {
-  const seen: string[] = [];
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-    onConnection(socket, seen).catch(() => socket.destroy());
-  });
+  const server = await serveScripted(onConnection);
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as net.AddressInfo).port, seen, open: () => sockets.size };
+  return server;
 }
 
 const target = (kind: 'mysql' | 'postgresql', port: number, password = 'S3cret-pw') =>

@@ -28,12 +28,17 @@ export interface ScriptedDb {
    * 'login <user> in tls' for MySQL (its password is a scramble).
    */
   seen: string[];
+  /** Connections open at the server now. */
+  open(): number;
   close(): Promise<void>;
 }
 
-/** Serves `onConnection` on a free loopback port. */
-async function serve(
-  onConnection: (socket: net.Socket, seen: string[]) => void,
+/**
+ * Serves `onConnection` on a free loopback port (for this file's databases and other scripted
+ * ones); a script that fails or rejects closes its connection.
+ */
+export async function serveScripted(
+  onConnection: (socket: net.Socket, seen: string[]) => void | Promise<void>,
 ): Promise<ScriptedDb> {
   const seen: string[] = [];
   const sockets = new Set<net.Socket>();
@@ -41,12 +46,15 @@ async function serve(
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
-    onConnection(socket, seen);
+    Promise.resolve()
+      .then(() => onConnection(socket, seen))
+      .catch(() => socket.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
     seen,
+    open: () => sockets.size,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -67,7 +75,7 @@ function acceptTls(raw: Duplex, cert: TestCert): tls.TLSSocket {
  * asks for a cleartext password, and answers every Query with an empty result.
  */
 export function scriptedPostgres(cert?: TestCert): Promise<ScriptedDb> {
-  return serve((raw, seen) => {
+  return serveScripted((raw, seen) => {
     raw.once('data', (first: Buffer) => {
       if (first.length !== 8 || first.readInt32BE(4) !== SSL_REQUEST) return void raw.destroy();
       seen.push('ssl request');
@@ -135,7 +143,7 @@ const userOf = (payload: Buffer): string =>
  * an OK to every command but COM_QUIT.
  */
 export function scriptedMysql(cert?: TestCert): Promise<ScriptedDb> {
-  return serve((raw, seen) => {
+  return serveScripted((raw, seen) => {
     void (async () => {
       raw.write(frame(mysqlGreeting({ withTls: cert !== undefined }), 0));
       const plain = new LoginReader(raw);
