@@ -18,8 +18,9 @@ import { loadProxyTls } from '../db-proxy/tls';
 import { fakeSessions } from '../mysql-proxy/testing';
 import { loadSqlParsers } from '../sql-audit';
 import { freePort } from '../test/net';
+import { serveScripted } from '../test/tls-databases';
 import { startPostgresProxy } from './server';
-import { loginToTarget, TargetRefused } from './target-login';
+import { loginToTarget, TargetRefused, TargetTlsFailed } from './target-login';
 
 const BIN = fs.existsSync('/usr/lib/postgresql')
   ? path.join(
@@ -254,5 +255,28 @@ describe('logging in to the target PostgreSQL', () => {
       parameters: new Map(),
     }).catch((e: unknown) => e);
     expect((refused as Error).message).toMatch(/cannot be reached \(ECONNREFUSED\)/);
+  });
+
+  it('says TLS failed (not that the database cannot be reached) when its handshake fails', async () => {
+    // 'S' to the SSLRequest, then plain bytes where the ServerHello should be.
+    const db = await serveScripted((socket) => {
+      socket.once('data', () => {
+        socket.write('S');
+        socket.once('data', () => socket.write('this is not TLS\r\n'));
+      });
+    });
+    try {
+      const failed = await loginToTarget({
+        host: '127.0.0.1',
+        port: db.port,
+        username: 'x',
+        password: 'y',
+        parameters: new Map(),
+      }).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(TargetTlsFailed);
+      expect((failed as Error).message).toMatch(/^TLS with the database failed \(/);
+    } finally {
+      await db.close();
+    }
   });
 });

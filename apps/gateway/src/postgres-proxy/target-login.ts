@@ -97,6 +97,10 @@ export class TargetTlsFailed extends TargetRefused {}
  */
 export class TargetAuthUnsupported extends TargetRefused {}
 
+/** A socket error's code (ECONNREFUSED, ECONNRESET…), or its message when it has none. */
+const errorName = (err: Error): string => (err as NodeJS.ErrnoException).code ?? err.message;
+const cannotReach = (err: Error): string => `the database cannot be reached (${errorName(err)})`;
+
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest();
 const hmac = (key: Buffer, data: string) => crypto.createHmac('sha256', key).update(data).digest();
 
@@ -174,13 +178,7 @@ function connectTarget(login: TargetLogin): Promise<net.Socket> {
     const abandon = (): void => fail(new TargetRefused(GIVEN_UP));
     login.signal?.addEventListener('abort', abandon, { once: true });
     const unreachable = (err: Error): void =>
-      fail(
-        new TargetRefused(
-          `the database cannot be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`,
-          undefined,
-          err,
-        ),
-      );
+      fail(new TargetRefused(cannotReach(err), undefined, err));
     raw.on('error', unreachable);
     raw.once('close', () => fail(new TargetRefused('the database closed the connection')));
     raw.once('connect', () => raw.write(startupPacket(SSL_REQUEST)));
@@ -219,7 +217,7 @@ function connectTarget(login: TargetLogin): Promise<net.Socket> {
           isCertificateError(err)
             ? new TargetTlsRefused(certificateRefused(err), undefined, err)
             : new TargetTlsFailed(
-                `the database cannot be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`,
+                `TLS with the database failed (${errorName(err)})`,
                 undefined,
                 err,
               ),
@@ -264,14 +262,7 @@ function startSession(login: TargetLogin, socket: net.Socket): Promise<LoggedIn>
       socket.destroy();
       reject(error);
     }
-    const onError = (err: Error) =>
-      fail(
-        new TargetRefused(
-          `the database cannot be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`,
-          undefined,
-          err,
-        ),
-      );
+    const onError = (err: Error) => fail(new TargetRefused(cannotReach(err), undefined, err));
     socket.on('error', onError);
     socket.on('close', () => fail(new TargetRefused('the database closed the connection')));
     const params: string[] = ['user', login.username];

@@ -33,22 +33,12 @@ import {
   type KeyTaskStatus,
 } from '../api';
 
-const REASONS = [
-  'auth_failed',
-  'key_refused',
-  'refused',
-  'unreachable',
-  'timeout',
-  'upload_failed',
-  'bad_key',
-  'host_key_changed',
-] as const;
-
 /** The catalogue text of a failed key task, with the gateway's reason when it is a known one. */
 export function keyFailureText(status: KeyTaskStatus, t: TFunction): string {
   const text = t(errorKey(status.code ?? 'SetAutologinFailed'));
-  const reason = (REASONS as readonly string[]).includes(status.reason)
-    ? t(`clusters.key.reason.${status.reason}`)
+  // A reason word without a text of its own adds nothing to the catalogue's text.
+  const reason = status.reason
+    ? t(`clusters.key.reason.${status.reason}`, { defaultValue: '' })
     : '';
   return reason ? `${text}: ${reason}` : text;
 }
