@@ -248,6 +248,11 @@ export const SafeModeSchema = z.object({
   notice_accounts: z.array(
     z.object({ id: z.number().int(), name: z.string(), account: z.string() }),
   ),
+  /**
+   * Terminal sessions open in the cluster now (every team's): security mode's lists are read
+   * when a session starts, so these keep theirs unless a save disconnects them (`cut_sessions`).
+   */
+  online: z.number().int(),
 });
 
 export const UpdateSafeModeBodySchema = z
@@ -257,6 +262,8 @@ export const UpdateSafeModeBodySchema = z
     safe_mode_notice: z.boolean(),
     approver_accounts: z.array(z.number().int().positive()).max(100),
     notice_accounts: z.array(z.number().int().positive()).max(100),
+    /** Disconnect the terminal sessions open in the cluster, so the new settings apply at once. */
+    cut_sessions: z.boolean().default(false),
   })
   .refine((b) => new Set(b.approver_accounts).size === b.approver_accounts.length, {
     message: 'duplicate approver',

@@ -64,11 +64,6 @@ export type OnlineConnection = z.infer<typeof OnlineConnectionSchema>;
 export const DeleteAllConnectionsBodySchema = z.object({
   // A page of the dialog at most; the bound keeps the id list inside SQL parameter limits.
   connection_ids: z.array(z.number().int().positive()).min(1).max(1000),
-  /**
-   * What the members are told: disconnected from the console, or that the cluster's security
-   * mode changed (its panel cuts the open terminals so that the new lists apply at once).
-   */
-  reason: z.enum(['console', 'security_changed']).default('console'),
 });
 export type DeleteAllConnectionsBody = z.infer<typeof DeleteAllConnectionsBodySchema>;
 

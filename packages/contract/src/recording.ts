@@ -69,7 +69,10 @@ export const UnfreezeTunnelLogQuerySchema = z.object({
     .transform((v) => v === '1' || v === 'true'),
 });
 
-/** Who may watch a live terminal session: the dashboard's roles (spec 1 §2.5, Monitor). */
+/**
+ * Who may watch a live terminal session: the dashboard's roles (spec 1 §2.5, Monitor); a
+ * session that has ended is no longer theirs to read (the recording readers download it).
+ */
 export const MONITOR_ROLES = [1, 2, 3, 4] as const satisfies readonly Role[];
 
 /**
@@ -92,8 +95,9 @@ export const MonitorReplySchema = z.object({
   /** Where the next call starts. */
   offset: z.number().int(),
   /**
-   * Whole asciicast v2 lines from the asked offset (the header first at 0), input lines only
-   * for INPUT_VIEWER_ROLES; '' when nothing new arrived (the gateway sends about once a second).
+   * Whole asciicast v2 lines from the asked offset (the header first at 0; for a long session,
+   * then only its last 256 KiB), output and resizes only (never typed input); '' when nothing
+   * new arrived (the gateway sends about once a second).
    */
   cast: z.string(),
   /** More than one answer's worth was waiting: ask again at once. */

@@ -17,7 +17,6 @@ import {
   agentRoutes,
   clusterRoutes,
   clusterSettingRoutes,
-  connectionRoutes,
   PAGE_SIZE_CLUSTER_LIST,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
@@ -26,7 +25,6 @@ import {
   POLL_SCAN_MS,
   resourceRoutes,
   teamRoutes,
-  TERMINAL_WAYS,
   type AgentScriptsSchema,
   type Cluster,
   type ConnectionTestStatusSchema,
@@ -280,45 +278,24 @@ export interface SafeModeSave {
     safe_mode_notice: boolean;
     approver_accounts: number[];
     notice_accounts: number[];
+    /** Disconnect the terminals open in the cluster, so that the new settings apply at once. */
+    cut_sessions: boolean;
   };
   intercept: string[];
   notice: string[];
-  /** Open terminal sessions to disconnect once saved, so that the new lists apply at once. */
-  cut: number[];
 }
 
 /**
  * Saves the Safe mode panel in the spec's order (§4): removed commands are deleted, then the
  * new ones added, then the cluster's safe-mode settings patched.
  */
-/** Ids per disconnect call (the contract's bound on delete_all). */
-const CUT_MAX = 1000;
-
-/** The terminal sessions open in a cluster now (security mode's lists govern these). */
-export function useOpenTerminalsQuery(
-  clusterId: number,
-  enabled: boolean,
-): UseQueryResult<number[]> {
-  return useQuery({
-    queryKey: onlineKeys.list({ q_network_id: clusterId, page_size: PAGE_SIZE_MAX }),
-    queryFn: async () => {
-      const page = await callApi(connectionRoutes.listConnections, {
-        query: { q_network_id: clusterId, page: 1, page_size: PAGE_SIZE_MAX },
-      });
-      return page.objects.filter((c) => TERMINAL_WAYS.includes(c.way)).map((c) => c.id);
-    },
-    enabled,
-    meta: { silent: true },
-  });
-}
-
 export function useSaveSafeModeMutation(
   id: number,
   current: InterceptCommand[],
 ): UseMutationResult<SafeMode, Error, SafeModeSave> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ settings, intercept, notice, cut }) => {
+    mutationFn: async ({ settings, intercept, notice }) => {
       const keep = { intercept: new Set(intercept), notice: new Set(notice) };
       const removed = current.filter((c) => !keep[c.kind].has(c.command));
       const removedIntercepts = removed.filter((c) => c.kind === 'intercept').map((c) => c.id);
@@ -342,16 +319,8 @@ export function useSaveSafeModeMutation(
       if (added.intercept.length > 0 || added.notice.length > 0) {
         await callApi(clusterSettingRoutes.addIntercepts, { body: { network_id: id, ...added } });
       }
-      const saved = await callApi(clusterSettingRoutes.updateSafeMode, {
-        params: { id },
-        body: settings,
-      });
-      for (let i = 0; i < cut.length; i += CUT_MAX) {
-        await callApi(connectionRoutes.cutConnections, {
-          body: { connection_ids: cut.slice(i, i + CUT_MAX), reason: 'security_changed' },
-        });
-      }
-      return saved;
+      // Last, after the lists: a save that disconnects the open terminals does it here.
+      return callApi(clusterSettingRoutes.updateSafeMode, { params: { id }, body: settings });
     },
     meta: { silent: true },
     onSettled: () =>

@@ -114,6 +114,8 @@ describe('dashboard', () => {
     expect(within(erin).getByRole('button', { name: 'Monitor erin' })).toBeInTheDocument();
     const gina = within(card).getByText('gina').closest('tr') as HTMLElement;
     expect(within(gina).queryByRole('button', { name: 'Monitor gina' })).toBeNull();
+    // Nor the warning: security mode governs terminals, not database sessions.
+    expect(within(gina).queryByRole('img', { name: 'Not in security mode' })).toBeNull();
 
     // Seven days ending tonight, in the browser's days.
     const numbers = calls.filter((c) => c.path === '/api/connect/numbers');

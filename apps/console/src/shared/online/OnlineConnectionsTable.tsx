@@ -85,7 +85,8 @@ export function OnlineConnectionsTable({
       title: t('online.table.col.member'),
       render: (_: unknown, r: OnlineConnection) => {
         const name = r.account.name || r.account.account;
-        if (!flagUnsafe || r.safe_mode === 1) return name;
+        // Security mode governs terminals; a database session's rules are its resource's.
+        if (!flagUnsafe || r.safe_mode === 1 || !TERMINAL_WAYS.includes(r.way)) return name;
         return (
           <Space size={4}>
             {name}

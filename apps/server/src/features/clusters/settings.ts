@@ -3,12 +3,14 @@
  * log filters, and safe mode for servers (switches, approvers, notifiers, intercept and notice
  * commands). Enforcement of safe mode lives with the sessions; this is its configuration.
  */
+import { TERMINAL_WAYS } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { findCompanyByDomain } from '../accounts';
 import { writeEvent } from '../events/writer';
+import { cutSessions } from '../sessions/connections-service';
 import { teamCluster, visibleCluster } from './service';
 
 /** The cluster as its owner or as a team it is shared with sees it. */
@@ -185,7 +187,22 @@ export async function safeMode(ctx: AppContext, auth: AuthContext, networkId: nu
     safe_mode_notice: network.safe_mode_notice === 1,
     approver_accounts: await accountsOf(ctx, network.id, 'approver'),
     notice_accounts: await accountsOf(ctx, network.id, 'notice'),
+    online: (await openTerminals(ctx, network.id)).length,
   };
+}
+
+/** The terminal sessions open in a cluster now, every team's (security mode governs them). */
+async function openTerminals(ctx: AppContext, networkId: number): Promise<number[]> {
+  const rows = await ctx.db
+    .selectFrom('tunnel_connection')
+    .innerJoin('resource', 'resource.id', 'tunnel_connection.resource_id')
+    .select('tunnel_connection.id')
+    .where('resource.network_id', '=', networkId)
+    .where('tunnel_connection.ended_at', 'is', null)
+    .where('tunnel_connection.op', '=', '')
+    .where('tunnel_connection.way', 'in', [...TERMINAL_WAYS])
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 export async function updateSafeMode(
@@ -198,6 +215,7 @@ export async function updateSafeMode(
     safe_mode_notice: boolean;
     approver_accounts: number[];
     notice_accounts: number[];
+    cut_sessions?: boolean;
   },
 ) {
   const network = await teamCluster(ctx, auth, networkId);
@@ -261,6 +279,11 @@ export async function updateSafeMode(
       .sort()
       .join() === [...body.approver_accounts].sort().join();
   if (!sameApprovers) await writeEvent(ctx, auth, 'cluster', 'modifySafeModeAuditor', fields);
+  // The console saves the command lists first and this last: the open terminals go now if the
+  // administrator asked, each told why, so that nobody works on under the settings replaced.
+  if (body.cut_sessions) {
+    await cutSessions(ctx, await openTerminals(ctx, network.id), 'SecurityModeChanged');
+  }
   return safeMode(ctx, auth, network.id);
 }
 

@@ -76,10 +76,11 @@ describe('GET /v1/tunnel_connection/:id/monitor', () => {
     // The last line is still arriving: it is not given until its newline is there.
     await append(live, 0, `${HEADER}${TYPED}${SHOWN}[0.7,"o","part`);
     const first = await watch(admin, live);
+    // Typed input never: the screen shows the terminal's echo of it.
     expect(first).toEqual({
       live: true,
       offset: Buffer.byteLength(HEADER + TYPED + SHOWN),
-      cast: HEADER + TYPED + SHOWN,
+      cast: HEADER + SHOWN,
       more: false,
     });
     expect(await watch(admin, live, first.offset)).toMatchObject({
@@ -92,22 +93,40 @@ describe('GET /v1/tunnel_connection/:id/monitor', () => {
     expect(next.cast).toBe('[0.7,"o","partly there\\r\\n"]\n');
   });
 
-  it('leaves out what was typed for a role that may not see input', async () => {
-    expect((await watch(opt, live)).cast).toBe(`${HEADER}${SHOWN}[0.7,"o","partly there\\r\\n"]\n`);
+  it('leaves out what was typed for every role, and starts a cut line at the next one', async () => {
+    const rest = `${HEADER}${SHOWN}[0.7,"o","partly there\\r\\n"]\n`;
+    expect((await watch(opt, live)).cast).toBe(rest);
+    // An offset inside the input line (a chosen one) gives no piece of it.
+    const inside = Buffer.byteLength(HEADER) + 3;
+    const piece = await watch(opt, live, inside);
+    expect(piece.cast).toBe(`${SHOWN}[0.7,"o","partly there\\r\\n"]\n`);
   });
 
-  it('says when the session has ended', async () => {
-    const ended = await session('wetty', Math.floor(Date.now() / 1000));
+  it('says when the session has ended, and is closed to watchers soon after', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const ended = await session('wetty', now);
     await append(ended, 0, HEADER + SHOWN);
     expect(await watch(admin, ended)).toMatchObject({ live: false, cast: HEADER + SHOWN });
+    // A recording is read through the action log by the roles that may, not here.
+    const old = await session('terminal', now - 60);
+    await append(old, 0, HEADER + SHOWN);
+    const res = await opt.get(`/api/v1/tunnel_connection/${old}/monitor`);
+    expect(res.json().code).toBe('ConnectionIDNotFound');
   });
 
-  it('hands a large backlog over in pieces, each of whole lines', async () => {
+  it('starts a long session near its end, and hands a backlog over in pieces of whole lines', async () => {
     const long = await session('terminal');
     const line = `[1.0,"o","${'x'.repeat(1000)}"]\n`;
     const lines = Math.ceil((MONITOR_CHUNK_BYTES * 2.5) / line.length);
     await append(long, 0, HEADER + line.repeat(lines));
-    let offset = 0;
+    const size = Buffer.byteLength(HEADER + line.repeat(lines));
+    // A first look: the header, then whole lines of the last 256 KiB, live at once.
+    const first = await watch(admin, long);
+    expect(first.cast.startsWith(HEADER + line)).toBe(true);
+    expect(first.cast.length).toBeLessThanOrEqual(HEADER.length + 256 * 1024);
+    expect(first).toMatchObject({ offset: size, more: false });
+    // From a line's start, everything after it, a chunk an answer.
+    let offset = Buffer.byteLength(HEADER);
     let got = '';
     let answers = 0;
     for (let more = true; more; answers++) {
@@ -117,7 +136,7 @@ describe('GET /v1/tunnel_connection/:id/monitor', () => {
       ({ offset, more } = piece);
     }
     expect(answers).toBe(3);
-    expect(got).toBe(HEADER + line.repeat(lines));
+    expect(got).toBe(line.repeat(lines));
   });
 
   it('refuses a session with no terminal, another team’s, and members', async () => {

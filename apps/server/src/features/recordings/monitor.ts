@@ -4,20 +4,55 @@
  * The gateway streams a live recording at most a second behind (gateway recording/uploader.ts),
  * so this is what the session showed a second or two ago; nothing new reaches the gateway's
  * sessions, which cannot tell they are watched.
+ *
+ * What it never gives: typed input (the screen shows the terminal's echo; a password typed at
+ * a prompt stays unseen), whatever the reader's role; a line cut by an offset that is not at a
+ * line's start (a chosen offset must not turn the middle of an input line into output); and a
+ * session that ended more than {@link ENDED_GRACE_SECONDS} ago (a recording is read through the
+ * action log's download, by the roles that may).
  */
-import {
-  INPUT_VIEWER_ROLES,
-  isRole,
-  MONITOR_CHUNK_BYTES,
-  TERMINAL_WAYS,
-  Role,
-  type MonitorReply,
-} from '@portcullis/contract';
+import { MONITOR_CHUNK_BYTES, TERMINAL_WAYS, type MonitorReply } from '@portcullis/contract';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
+import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { castForReader, wholeLines } from './cast-filter';
+import type { RecordingKey, RecordingRange } from './store';
 import { recordingStore } from './tiered-store';
+
+/** An ended session can still be read this long: the watcher's last piece and its note. */
+export const ENDED_GRACE_SECONDS = 30;
+
+/** A first look at a long session starts this far from its end: a watcher wants it live. */
+export const MONITOR_TAIL_BYTES = 256 * 1024;
+
+const NEWLINE = 0x0a;
+
+/**
+ * Where reading starts: `offset` when it is a line's start (0, or just after a newline);
+ * otherwise the next line's. At 0, a recording longer than the tail starts at the header, then
+ * at the first whole line of its last MONITOR_TAIL_BYTES.
+ */
+async function lineStart(
+  read: (offset: number, length: number) => Promise<RecordingRange | null>,
+  offset: number,
+): Promise<{ header: Buffer; from: number }> {
+  const none = Buffer.alloc(0);
+  if (offset > 0) {
+    const before = await read(offset - 1, MONITOR_CHUNK_BYTES + 1);
+    if (!before || before.data[0] === NEWLINE) return { header: none, from: offset };
+    const next = before.data.indexOf(NEWLINE);
+    return { header: none, from: next < 0 ? offset : offset - 1 + next + 1 };
+  }
+  const first = await read(0, MONITOR_CHUNK_BYTES);
+  if (!first || first.size <= MONITOR_TAIL_BYTES) return { header: none, from: 0 };
+  const header = first.data.subarray(0, first.data.indexOf(NEWLINE) + 1);
+  const tail = await read(first.size - MONITOR_TAIL_BYTES, MONITOR_TAIL_BYTES);
+  const next = tail ? tail.data.indexOf(NEWLINE) : -1;
+  return next < 0
+    ? { header: none, from: 0 }
+    : { header, from: first.size - MONITOR_TAIL_BYTES + next + 1 };
+}
 
 export async function monitorSlice(
   ctx: AppContext,
@@ -32,28 +67,31 @@ export async function monitorSlice(
     .where('company_id', '=', auth.company.id)
     .where('op', '=', '')
     .executeTakeFirst();
-  if (!row) throw new AppError('ConnectionIDNotFound');
+  if (!row || (row.ended_at !== null && row.ended_at < nowSeconds() - ENDED_GRACE_SECONDS))
+    throw new AppError('ConnectionIDNotFound');
   if (!TERMINAL_WAYS.includes(row.way))
     throw new AppError('InvalidParameter', { field: 'id' }, { field: 'id' });
   const live = row.ended_at === null;
   // Until the gateway's first chunk (a second or so into the session) there is nothing yet.
-  const key = { companyId: row.company_id, connectionId };
+  if (row.recording === 0) return { live, offset, cast: '', more: false };
+  const key: RecordingKey = { companyId: row.company_id, connectionId };
   const store = recordingStore(ctx);
-  let range = row.recording === 0 ? null : await store.readRange(key, offset, MONITOR_CHUNK_BYTES);
-  if (!range || offset >= range.size) return { live, offset, cast: '', more: false };
+  const read = (at: number, length: number) => store.readRange(key, at, length);
+  const { header, from } = await lineStart(read, offset);
+  let range = await read(from, MONITOR_CHUNK_BYTES);
+  if (!range || from >= range.size) return { live, offset: from, cast: '', more: false };
   let lines = wholeLines(range.data);
   // A line longer than a chunk goes whole, or the reader would ask for the same bytes forever.
-  if (lines.length === 0 && offset + range.data.length < range.size) {
-    range = await store.readRange(key, offset, range.size - offset);
+  if (lines.length === 0 && from + range.data.length < range.size) {
+    range = await read(from, range.size - from);
     lines = wholeLines(range?.data ?? Buffer.alloc(0));
   }
-  const role = isRole(auth.account.is_admin) ? auth.account.is_admin : Role.Ordinary;
-  const cast = await castForReader(lines, INPUT_VIEWER_ROLES.includes(role));
+  const cast = await castForReader(Buffer.concat([header, lines]), false);
   return {
     live,
-    offset: offset + lines.length,
+    offset: from + lines.length,
     cast: cast.toString('utf8'),
     // Bytes past what was read: another answer's worth (or a line still arriving).
-    more: range !== null && offset + range.data.length < range.size,
+    more: range !== null && from + range.data.length < range.size,
   };
 }

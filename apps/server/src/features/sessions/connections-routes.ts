@@ -20,7 +20,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
   });
   registerRoute(app, connectionRoutes.cutConnections, async ({ body, request }) => ({
     ok: true as const,
-    cut: await cutMany(ctx, requireAuth(request), body.connection_ids, body.reason),
+    cut: await cutMany(ctx, requireAuth(request), body.connection_ids),
   }));
   startRevokeSweep(app, ctx);
 }

@@ -200,13 +200,8 @@ export async function cutOne(ctx: AppContext, auth: AuthContext, id: number): Pr
   await cutSessions(ctx, [found], CUT_REASON);
 }
 
-export async function cutMany(
-  ctx: AppContext,
-  auth: AuthContext,
-  ids: number[],
-  reason: 'console' | 'security_changed' = 'console',
-): Promise<number> {
+export async function cutMany(ctx: AppContext, auth: AuthContext, ids: number[]): Promise<number> {
   const found = await cuttable(ctx, auth, [...new Set(ids)]);
-  await cutSessions(ctx, found, reason === 'console' ? CUT_REASON : 'SecurityModeChanged');
+  await cutSessions(ctx, found, CUT_REASON);
   return found.length;
 }

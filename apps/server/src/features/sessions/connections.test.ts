@@ -191,24 +191,32 @@ describe('online connections with a real gateway, sshd and OpenSSH clients', () 
     expect((await list(admin)).num_results).toBe(0);
   });
 
-  it('tells the members why when the cluster’s security mode changed (delete_all reason)', async () => {
+  it('counts the cluster’s open terminals and cuts them, saying why, on a safe-mode save that asks', async () => {
     const held = hold();
-    const [row] = await online(1);
+    await online(1);
+    const safeMode = async () =>
+      (await admin.get(`/api/v1/network/${lab}/safe_mode`)).json() as { online: number };
+    expect((await safeMode()).online).toBe(1);
+    const body = {
+      safe_mode: false,
+      safe_mode_approver: false,
+      safe_mode_notice: false,
+      approver_accounts: [],
+      notice_accounts: [],
+    };
+    // A save that does not ask leaves it be.
+    expect((await admin.patch(`/api/v1/network/${lab}/safe_mode`, body)).statusCode).toBe(200);
+    expect((await safeMode()).online).toBe(1);
     const cutAt = Date.now();
-    const res = await admin.post('/api/tunnel_connection/delete_all', {
-      connection_ids: [row!.id],
-      reason: 'security_changed',
+    const res = await admin.patch(`/api/v1/network/${lab}/safe_mode`, {
+      ...body,
+      cut_sessions: true,
     });
-    expect(res.json()).toEqual({ ok: true, cut: 1 });
+    expect(res.json()).toMatchObject({ safe_mode: false, online: 0 });
     await exitsSoon(held, cutAt);
     expect((await held.done).stderr.toString()).toContain(
       'Portcullis: the session was ended (The cluster’s security mode changed: connect again to work under it)',
     );
-    const bad = await admin.post('/api/tunnel_connection/delete_all', {
-      connection_ids: [row!.id],
-      reason: 'because',
-    });
-    expect(bad.json().code).toBe('InvalidParameter');
   });
 
   it('lets a member cut their own session', async () => {

@@ -65,8 +65,10 @@ export async function connectionNumbers(
     .groupBy(dayOf)
     .execute();
   const byDay = new Map(rows.map((r) => [Number(r.day), r]));
-  const first = Math.floor((q.time_from + shift) / DAY);
+  // Counted back from the end: a window across a daylight-saving change is a whole number of
+  // the caller's days but an hour more or less than as many of ours (one offset serves it all).
   const last = Math.floor((q.time_end - 1 + shift) / DAY);
+  const first = last - Math.max(1, Math.round((q.time_end - q.time_from) / DAY)) + 1;
   const days: ConnectionDay[] = [];
   for (let day = first; day <= last; day += 1) {
     const r = byDay.get(day);

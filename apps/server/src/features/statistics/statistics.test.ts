@@ -156,6 +156,25 @@ describe('dashboard statistics', () => {
     expect(items.map((d) => d.conn_count)).toEqual([3, 0, 0, 1, 3, 0, 0]);
   });
 
+  it('gives as many days as the window holds across a daylight-saving change', async () => {
+    // Berlin, the week up to 2026-10-26 00:00 (UTC+1): it began at midnight UTC+2, an hour more.
+    const end = Date.UTC(2026, 9, 25, 23) / 1000;
+    const { items } = await get<{ items: ConnectionDay[] }>(admin, 'connect/numbers', {
+      time_from: end - 7 * DAY - 3600,
+      time_end: end,
+      utc_offset: 60,
+    });
+    expect(items.map((d) => d.date)).toEqual([
+      '2026-10-19',
+      '2026-10-20',
+      '2026-10-21',
+      '2026-10-22',
+      '2026-10-23',
+      '2026-10-24',
+      '2026-10-25',
+    ]);
+  });
+
   it('counts an open session until the moment of the answer', async () => {
     const start = Math.floor(Date.now() / 1000) - 600;
     const { id } = await t.ctx.db

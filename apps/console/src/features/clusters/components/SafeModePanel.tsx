@@ -19,7 +19,6 @@ import { RightPanel } from '../../../shared/panel/RightPanel';
 import {
   useInterceptsQuery,
   useMembersQuery,
-  useOpenTerminalsQuery,
   useSafeModeQuery,
   useSaveSafeModeMutation,
   type InterceptCommand,
@@ -42,18 +41,12 @@ export function SafeModePanel({ clusterId }: { clusterId: number }): ReactNode {
   const open = panel.activeKey === SAFE_MODE_PANEL;
   const safeMode = useSafeModeQuery(clusterId, open);
   const intercepts = useInterceptsQuery(clusterId, open);
-  const terminals = useOpenTerminalsQuery(clusterId, open);
   return (
     <RightPanel panelKey={SAFE_MODE_PANEL} title={t('clusters.safeMode.title')} width={560}>
       {safeMode.data && intercepts.data ? (
         // Mounted afresh each time the panel opens (the panel destroys its content when hidden);
         // a save has refreshed both lists before the panel closes.
-        <SafeModeForm
-          clusterId={clusterId}
-          initial={safeMode.data}
-          commands={intercepts.data}
-          terminals={terminals.data ?? []}
-        />
+        <SafeModeForm clusterId={clusterId} initial={safeMode.data} commands={intercepts.data} />
       ) : (
         <Spin />
       )}
@@ -65,13 +58,10 @@ function SafeModeForm({
   clusterId,
   initial,
   commands,
-  terminals,
 }: {
   clusterId: number;
   initial: SafeMode;
   commands: InterceptCommand[];
-  /** Terminal sessions open in the cluster: they keep the lists they started with. */
-  terminals: number[];
 }): ReactNode {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -107,10 +97,10 @@ function SafeModeForm({
           safe_mode_notice: alarm,
           approver_accounts: [...new Set(approvers)],
           notice_accounts: [...new Set(notifiers)],
+          cut_sessions: cutTerminals,
         },
         intercept: splitCommands(intercept),
         notice: splitCommands(notice),
-        cut: cutTerminals ? terminals : [],
       },
       {
         onSuccess: () => {
@@ -184,15 +174,15 @@ function SafeModeForm({
         style={{ width: '100%', marginTop: 8 }}
       />
       <Divider />
-      {terminals.length > 0 ? (
+      {initial.online > 0 ? (
         <Alert
           type="info"
           showIcon
           style={{ marginBottom: 16 }}
-          message={t('clusters.safeMode.online', { count: terminals.length })}
+          message={t('clusters.safeMode.online', { count: initial.online })}
           description={
             <Checkbox checked={cutTerminals} onChange={(e) => setCutTerminals(e.target.checked)}>
-              {t('clusters.safeMode.cutOnSave', { count: terminals.length })}
+              {t('clusters.safeMode.cutOnSave', { count: initial.online })}
             </Checkbox>
           }
         />

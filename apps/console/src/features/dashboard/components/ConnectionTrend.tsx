@@ -38,7 +38,9 @@ export function ConnectionTrend({
       extra={extra}
       className="pc-dashboard-card"
     >
-      {totals.data ? (
+      {totals.isError ? (
+        <LoadFailed error={totals.error} onRetry={() => void totals.refetch()} />
+      ) : totals.data ? (
         <Space wrap size="large" className="pc-dashboard-totals">
           <Typography.Text>
             {t('dashboard.trend.totalConnections', { count: totals.data.conn_count })}
