@@ -102,6 +102,16 @@ describe('GET /v1/tunnel_connection/:id/monitor', () => {
     expect(piece.cast).toBe(`${SHOWN}[0.7,"o","partly there\\r\\n"]\n`);
   });
 
+  it('gives nothing of a line an offset falls inside while the line is still arriving', async () => {
+    const racing = await session('terminal');
+    const head = `${HEADER}[0.5,"i","hunt`;
+    await append(racing, 0, head);
+    const inside = Buffer.byteLength(HEADER) + 3;
+    expect(await watch(opt, racing, inside)).toMatchObject({ cast: '', offset: inside });
+    await append(racing, Buffer.byteLength(head), 'er2\\r"]\n[0.6,"o","after"]\n');
+    expect((await watch(opt, racing, inside)).cast).toBe('[0.6,"o","after"]\n');
+  });
+
   it('says when the session has ended, and is closed to watchers soon after', async () => {
     const now = Math.floor(Date.now() / 1000);
     const ended = await session('wetty', now);

@@ -30,19 +30,23 @@ const NEWLINE = 0x0a;
 
 /**
  * Where reading starts: `offset` when it is a line's start (0, or just after a newline);
- * otherwise the next line's. At 0, a recording longer than the tail starts at the header, then
- * at the first whole line of its last MONITOR_TAIL_BYTES.
+ * otherwise the next line's, or null while that line has no end yet (nothing to give: never
+ * the middle of a line). At 0, a recording longer than the tail starts at the header, then at
+ * the first whole line of its last MONITOR_TAIL_BYTES.
  */
 async function lineStart(
   read: (offset: number, length: number) => Promise<RecordingRange | null>,
   offset: number,
-): Promise<{ header: Buffer; from: number }> {
+): Promise<{ header: Buffer; from: number } | null> {
   const none = Buffer.alloc(0);
   if (offset > 0) {
-    const before = await read(offset - 1, MONITOR_CHUNK_BYTES + 1);
+    let before = await read(offset - 1, MONITOR_CHUNK_BYTES + 1);
     if (!before || before.data[0] === NEWLINE) return { header: none, from: offset };
-    const next = before.data.indexOf(NEWLINE);
-    return { header: none, from: next < 0 ? offset : offset - 1 + next + 1 };
+    // A line longer than a chunk: its end is looked for in the rest of the recording.
+    if (before.data.indexOf(NEWLINE) < 0 && offset - 1 + before.data.length < before.size)
+      before = await read(offset - 1, before.size - offset + 1);
+    const next = before ? before.data.indexOf(NEWLINE) : -1;
+    return next < 0 ? null : { header: none, from: offset - 1 + next + 1 };
   }
   const first = await read(0, MONITOR_CHUNK_BYTES);
   if (!first || first.size <= MONITOR_TAIL_BYTES) return { header: none, from: 0 };
@@ -77,9 +81,14 @@ export async function monitorSlice(
   const key: RecordingKey = { companyId: row.company_id, connectionId };
   const store = recordingStore(ctx);
   const read = (at: number, length: number) => store.readRange(key, at, length);
-  const { header, from } = await lineStart(read, offset);
+  const start = await lineStart(read, offset);
+  if (!start) return { live, offset, cast: '', more: false };
+  const { header, from } = start;
   let range = await read(from, MONITOR_CHUNK_BYTES);
-  if (!range || from >= range.size) return { live, offset: from, cast: '', more: false };
+  if (!range || from >= range.size) {
+    const cast = header.length > 0 ? await castForReader(header, false) : header;
+    return { live, offset: from, cast: cast.toString('utf8'), more: false };
+  }
   let lines = wholeLines(range.data);
   // A line longer than a chunk goes whole, or the reader would ask for the same bytes forever.
   if (lines.length === 0 && from + range.data.length < range.size) {

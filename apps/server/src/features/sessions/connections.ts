@@ -74,18 +74,24 @@ export async function openConnection(
   return row.id;
 }
 
+/** Ids per ending update, well under either backend's parameter limit. */
+const IDS_PER_UPDATE = 10_000;
+
 export async function endConnections(ctx: AppContext, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   if (ids.length === 1) {
     await endOne.execute(ctx.db, { id: ids[0], at: nowSeconds() });
     return;
   }
-  await ctx.db
-    .updateTable('tunnel_connection')
-    .set({ ended_at: nowSeconds() })
-    .where('id', 'in', ids)
-    .where('ended_at', 'is', null)
-    .execute();
+  // In slices: a cluster-wide cut (a safe-mode save) may name more ids than a statement takes.
+  for (let i = 0; i < ids.length; i += IDS_PER_UPDATE) {
+    await ctx.db
+      .updateTable('tunnel_connection')
+      .set({ ended_at: nowSeconds() })
+      .where('id', 'in', ids.slice(i, i + IDS_PER_UPDATE))
+      .where('ended_at', 'is', null)
+      .execute();
+  }
 }
 
 /**

@@ -64,19 +64,24 @@ export async function connectionNumbers(
     ])
     .groupBy(dayOf)
     .execute();
-  const byDay = new Map(rows.map((r) => [Number(r.day), r]));
-  // Counted back from the end: a window across a daylight-saving change is a whole number of
-  // the caller's days but an hour more or less than as many of ours (one offset serves it all).
+  const byDay = new Map(
+    rows.map((r) => [Number(r.day), { n: Number(r.n), seconds: Number(r.seconds ?? 0) }]),
+  );
   const last = Math.floor((q.time_end - 1 + shift) / DAY);
-  const first = last - Math.max(1, Math.round((q.time_end - q.time_from) / DAY)) + 1;
+  let first = Math.floor((q.time_from + shift) / DAY);
+  // A window that starts in the last hour of one of our days began at the caller's midnight
+  // under the other offset of a daylight-saving change (one offset serves the whole window):
+  // that hour is the first of the next day, where its sessions count, not a day of its own.
+  if (first < last && (first + 1) * DAY - (q.time_from + shift) <= 3600) {
+    const hour = byDay.get(first);
+    const next = byDay.get(first + 1) ?? { n: 0, seconds: 0 };
+    if (hour) byDay.set(first + 1, { n: next.n + hour.n, seconds: next.seconds + hour.seconds });
+    first += 1;
+  }
   const days: ConnectionDay[] = [];
   for (let day = first; day <= last; day += 1) {
     const r = byDay.get(day);
-    days.push({
-      date: dayText(day),
-      conn_count: Number(r?.n ?? 0),
-      conn_time: Number(r?.seconds ?? 0),
-    });
+    days.push({ date: dayText(day), conn_count: r?.n ?? 0, conn_time: r?.seconds ?? 0 });
   }
   return days;
 }

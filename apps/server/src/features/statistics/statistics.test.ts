@@ -159,6 +159,12 @@ describe('dashboard statistics', () => {
   it('gives as many days as the window holds across a daylight-saving change', async () => {
     // Berlin, the week up to 2026-10-26 00:00 (UTC+1): it began at midnight UTC+2, an hour more.
     const end = Date.UTC(2026, 9, 25, 23) / 1000;
+    // Ten minutes into the window: 00:10 on the 19th in Berlin (summer time then).
+    const start = end - 7 * DAY - 3600;
+    await t.ctx.db
+      .insertInto('tunnel_connection')
+      .values(session(1, web, start + 600, start + 660))
+      .execute();
     const { items } = await get<{ items: ConnectionDay[] }>(admin, 'connect/numbers', {
       time_from: end - 7 * DAY - 3600,
       time_end: end,
@@ -173,6 +179,24 @@ describe('dashboard statistics', () => {
       '2026-10-24',
       '2026-10-25',
     ]);
+    expect(items[0]).toMatchObject({ conn_count: 1, conn_time: 60 });
+  });
+
+  it('gives every day a window touches, part days included', async () => {
+    // 06:00 on the 20th to 06:00 on the 21st (UTC): two days, the first with its sessions.
+    const { items } = await get<{ items: ConnectionDay[] }>(admin, 'connect/numbers', {
+      time_from: MIDNIGHT + 6 * 3600,
+      time_end: MIDNIGHT + DAY + 6 * 3600,
+    });
+    expect(items).toEqual([
+      { date: '2026-11-20', conn_count: 0, conn_time: 0 },
+      { date: '2026-11-21', conn_count: 0, conn_time: 0 },
+    ]);
+    const { items: morning } = await get<{ items: ConnectionDay[] }>(admin, 'connect/numbers', {
+      time_from: MIDNIGHT,
+      time_end: MIDNIGHT + 6 * 3600,
+    });
+    expect(morning).toEqual([{ date: '2026-11-20', conn_count: 2, conn_time: 2 * 3600 + 60 }]);
   });
 
   it('counts an open session until the moment of the answer', async () => {
