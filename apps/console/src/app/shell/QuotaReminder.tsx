@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Alert, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { QUOTA_REMINDER_SILENCE_DAYS, type Plan } from '@portcullis/contract';
-import { useSummaryQuery } from './api';
+import { useSummaryQuery } from '../../shared/api/summary';
 import { isQuotaReminderSilenced, quotaOverages, silenceQuotaReminder } from './plan';
 
 export interface QuotaReminderProps {

@@ -1,11 +1,10 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { accountRoutes, type Summary } from '@portcullis/contract';
+import { accountRoutes } from '@portcullis/contract';
 import { callApi } from '../../shared/api/client';
 import { onlineKeys } from '../../shared/online/api';
 
 export const shellKeys = {
   banner: ['banner'] as const,
-  summary: ['summary'] as const,
   // Under the online lists' key, so a cut refreshes the count too.
   onlineCount: onlineKeys.count,
 };
@@ -18,14 +17,6 @@ export function useBannerQuery(): UseQueryResult<{ id: string; text: string } | 
     queryFn: () => callApi(accountRoutes.banner),
     staleTime: Infinity,
     // A missing banner is not worth a notice.
-    meta: { silent: true },
-  });
-}
-
-export function useSummaryQuery(): UseQueryResult<Summary> {
-  return useQuery({
-    queryKey: shellKeys.summary,
-    queryFn: () => callApi(accountRoutes.summary),
     meta: { silent: true },
   });
 }

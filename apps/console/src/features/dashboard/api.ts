@@ -1,6 +1,5 @@
 /**
- * The dashboard's calls (spec 1 §7 "Dashboard and sessions"): the team's counters
- * (/v1/summary, shared with the shell's plan reminder by its query key), and the statistics of
+ * The dashboard's calls (spec 1 §7 "Dashboard and sessions"): the statistics of
  * a window of 7, 30 or 90 days ending tonight at the member's midnight. Statistics calls give
  * up after 8 s (spec 1 §9), so a slow figure shows as failed with a Retry instead of a spinner
  * for a minute.
@@ -8,17 +7,15 @@
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import {
-  accountRoutes,
-  STATISTICS_TIMEOUT_MS,
   statisticsRoutes,
   type ConnectionDay,
   type InstancesSummary,
   type StatisticsOverview,
-  type Summary,
   type TopAccount,
   type TopResource,
 } from '@portcullis/contract';
 import { callApi } from '../../shared/api/client';
+import { withStatisticsDeadline } from '../../shared/api/summary';
 
 export interface StatsWindow {
   time_from: number;
@@ -38,8 +35,6 @@ export function statsWindow(days: number, now = dayjs()): StatsWindow {
 }
 
 export const dashboardKeys = {
-  // The shell's key for the same call (app/shell/api.ts): one fetch serves both.
-  summary: ['summary'] as const,
   types: ['dashboard', 'types'] as const,
   numbers: (w: StatsWindow) => ['dashboard', 'numbers', w] as const,
   overview: (w: StatsWindow) => ['dashboard', 'overview', w] as const,
@@ -47,39 +42,14 @@ export const dashboardKeys = {
   topResources: (w: StatsWindow) => ['dashboard', 'top-resources', w] as const,
 };
 
-/** The query's signal, also aborted after the statistics timeout. */
-function withDeadline(signal: AbortSignal): AbortSignal {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new DOMException('statistics timeout', 'TimeoutError')),
-    STATISTICS_TIMEOUT_MS,
-  );
-  const stop = (): void => {
-    clearTimeout(timer);
-    controller.abort(signal.reason);
-  };
-  if (signal.aborted) stop();
-  else signal.addEventListener('abort', stop, { once: true });
-  controller.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
-  return controller.signal;
-}
-
 // Each part of the page shows its own failure (LoadFailed): no toast on top.
 const quiet = { meta: { silent: true }, placeholderData: keepPreviousData };
-
-export function useCountersQuery(): UseQueryResult<Summary> {
-  return useQuery({
-    queryKey: dashboardKeys.summary,
-    queryFn: ({ signal }) => callApi(accountRoutes.summary, { signal: withDeadline(signal) }),
-    meta: { silent: true },
-  });
-}
 
 export function useResourceTypesQuery(): UseQueryResult<InstancesSummary> {
   return useQuery({
     queryKey: dashboardKeys.types,
     queryFn: ({ signal }) =>
-      callApi(statisticsRoutes.instancesSummary, { signal: withDeadline(signal) }),
+      callApi(statisticsRoutes.instancesSummary, { signal: withStatisticsDeadline(signal) }),
     meta: { silent: true },
   });
 }
@@ -91,7 +61,7 @@ export function useConnectionNumbersQuery(w: StatsWindow): UseQueryResult<Connec
       (
         await callApi(statisticsRoutes.connectionNumbers, {
           query: w,
-          signal: withDeadline(signal),
+          signal: withStatisticsDeadline(signal),
         })
       ).items,
     ...quiet,
@@ -102,7 +72,7 @@ export function useOverviewQuery(w: StatsWindow): UseQueryResult<StatisticsOverv
   return useQuery({
     queryKey: dashboardKeys.overview(w),
     queryFn: ({ signal }) =>
-      callApi(statisticsRoutes.overview, { query: w, signal: withDeadline(signal) }),
+      callApi(statisticsRoutes.overview, { query: w, signal: withStatisticsDeadline(signal) }),
     ...quiet,
   });
 }
@@ -121,8 +91,12 @@ function useTopQuery<T>(
   return useQuery({
     queryKey: key,
     queryFn: async ({ signal }) =>
-      (await fetchTop({ time_from: w.time_from, time_end: w.time_end }, withDeadline(signal)))
-        .items,
+      (
+        await fetchTop(
+          { time_from: w.time_from, time_end: w.time_end },
+          withStatisticsDeadline(signal),
+        )
+      ).items,
     ...quiet,
   });
 }

@@ -10,6 +10,7 @@ import { nowSeconds } from '../../lib/time';
 import type { AuthContext } from '../../plugins/app/auth';
 import { findCompanyByDomain } from '../accounts';
 import { writeEvent } from '../events/writer';
+import { openSessionIds } from '../sessions/connections';
 import { cutSessions } from '../sessions/connections-service';
 import { teamCluster, visibleCluster } from './service';
 
@@ -192,18 +193,8 @@ export async function safeMode(ctx: AppContext, auth: AuthContext, networkId: nu
 }
 
 /** The terminal sessions open in a cluster now, every team's (security mode governs them). */
-async function openTerminals(ctx: AppContext, networkId: number): Promise<number[]> {
-  const rows = await ctx.db
-    .selectFrom('tunnel_connection')
-    .innerJoin('resource', 'resource.id', 'tunnel_connection.resource_id')
-    .select('tunnel_connection.id')
-    .where('resource.network_id', '=', networkId)
-    .where('tunnel_connection.ended_at', 'is', null)
-    .where('tunnel_connection.op', '=', '')
-    .where('tunnel_connection.way', 'in', [...TERMINAL_WAYS])
-    .execute();
-  return rows.map((r) => r.id);
-}
+const openTerminals = (ctx: AppContext, networkId: number) =>
+  openSessionIds(ctx, { networkId }, TERMINAL_WAYS);
 
 export async function updateSafeMode(
   ctx: AppContext,

@@ -28,34 +28,54 @@ export const MONITOR_TAIL_BYTES = 256 * 1024;
 
 const NEWLINE = 0x0a;
 
+/** What an answer reads: the header to put first, and the recording's bytes from `from`. */
+interface Start {
+  header: Buffer;
+  from: number;
+  data: Buffer;
+  size: number;
+}
+
+const NONE = Buffer.alloc(0);
+
+type Read = (offset: number, length: number) => Promise<RecordingRange | null>;
+
 /**
- * Where reading starts: `offset` when it is a line's start (0, or just after a newline);
- * otherwise the next line's, or null while that line has no end yet (nothing to give: never
- * the middle of a line). At 0, a recording longer than the tail starts at the header, then at
- * the first whole line of its last MONITOR_TAIL_BYTES.
+ * From a later offset: `offset` when it is a line's start (just after a newline), otherwise the
+ * next line's, or null while that line has no end yet (nothing to give: never the middle of a
+ * line). One read serves the alignment and the answer, as each second's poll asks.
  */
-async function lineStart(
-  read: (offset: number, length: number) => Promise<RecordingRange | null>,
-  offset: number,
-): Promise<{ header: Buffer; from: number } | null> {
-  const none = Buffer.alloc(0);
-  if (offset > 0) {
-    let before = await read(offset - 1, MONITOR_CHUNK_BYTES + 1);
-    if (!before || before.data[0] === NEWLINE) return { header: none, from: offset };
-    // A line longer than a chunk: its end is looked for in the rest of the recording.
-    if (before.data.indexOf(NEWLINE) < 0 && offset - 1 + before.data.length < before.size)
-      before = await read(offset - 1, before.size - offset + 1);
-    const next = before ? before.data.indexOf(NEWLINE) : -1;
-    return next < 0 ? null : { header: none, from: offset - 1 + next + 1 };
+async function fromLineStart(read: Read, offset: number): Promise<Start | null> {
+  let window = await read(offset - 1, MONITOR_CHUNK_BYTES + 1);
+  if (!window) return null;
+  let at = window.data[0] === NEWLINE ? 1 : window.data.indexOf(NEWLINE) + 1;
+  // A line longer than a chunk: its end is looked for in the rest of the recording.
+  if (at === 0 && offset - 1 + window.data.length < window.size) {
+    window = await read(offset - 1, window.size - offset + 1);
+    at = window ? window.data.indexOf(NEWLINE) + 1 : 0;
   }
+  if (!window || at === 0) return null;
+  return { header: NONE, from: offset - 1 + at, data: window.data.subarray(at), size: window.size };
+}
+
+/**
+ * A first look: the whole of a short recording; a longer one's header, then the first whole
+ * line of its last MONITOR_TAIL_BYTES.
+ */
+async function firstLook(read: Read): Promise<Start | null> {
   const first = await read(0, MONITOR_CHUNK_BYTES);
-  if (!first || first.size <= MONITOR_TAIL_BYTES) return { header: none, from: 0 };
-  const header = first.data.subarray(0, first.data.indexOf(NEWLINE) + 1);
+  if (!first) return null;
+  const whole = { header: NONE, from: 0, data: first.data, size: first.size };
+  if (first.size <= MONITOR_TAIL_BYTES) return whole;
   const tail = await read(first.size - MONITOR_TAIL_BYTES, MONITOR_TAIL_BYTES);
   const next = tail ? tail.data.indexOf(NEWLINE) : -1;
-  return next < 0
-    ? { header: none, from: 0 }
-    : { header, from: first.size - MONITOR_TAIL_BYTES + next + 1 };
+  if (!tail || next < 0) return whole;
+  return {
+    header: first.data.subarray(0, first.data.indexOf(NEWLINE) + 1),
+    from: first.size - MONITOR_TAIL_BYTES + next + 1,
+    data: tail.data.subarray(next + 1),
+    size: first.size,
+  };
 }
 
 export async function monitorSlice(
@@ -80,20 +100,16 @@ export async function monitorSlice(
   if (row.recording === 0) return { live, offset, cast: '', more: false };
   const key: RecordingKey = { companyId: row.company_id, connectionId };
   const store = recordingStore(ctx);
-  const read = (at: number, length: number) => store.readRange(key, at, length);
-  const start = await lineStart(read, offset);
+  const read: Read = (at, length) => store.readRange(key, at, length);
+  const start = offset === 0 ? await firstLook(read) : await fromLineStart(read, offset);
   if (!start) return { live, offset, cast: '', more: false };
-  const { header, from } = start;
-  let range = await read(from, MONITOR_CHUNK_BYTES);
-  if (!range || from >= range.size) {
-    const cast = header.length > 0 ? await castForReader(header, false) : header;
-    return { live, offset: from, cast: cast.toString('utf8'), more: false };
-  }
-  let lines = wholeLines(range.data);
+  const { header, from, size } = start;
+  let { data } = start;
+  let lines = wholeLines(data);
   // A line longer than a chunk goes whole, or the reader would ask for the same bytes forever.
-  if (lines.length === 0 && from + range.data.length < range.size) {
-    range = await read(from, range.size - from);
-    lines = wholeLines(range?.data ?? Buffer.alloc(0));
+  if (lines.length === 0 && from + data.length < size) {
+    data = (await read(from, size - from))?.data ?? NONE;
+    lines = wholeLines(data);
   }
   const cast = await castForReader(Buffer.concat([header, lines]), false);
   return {
@@ -101,6 +117,6 @@ export async function monitorSlice(
     offset: from + lines.length,
     cast: cast.toString('utf8'),
     // Bytes past what was read: another answer's worth (or a line still arriving).
-    more: range !== null && from + range.data.length < range.size,
+    more: from + data.length < size,
   };
 }

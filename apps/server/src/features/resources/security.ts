@@ -12,6 +12,7 @@ import type {
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import type { AuthContext } from '../../plugins/app/auth';
+import { openSessionIds } from '../sessions/connections';
 import { cutSessions } from '../sessions/connections-service';
 import { isDatabase, teamResource } from './service';
 
@@ -38,18 +39,6 @@ async function people(ctx: AppContext, resourceId: number, role: 'approver' | 'n
     .execute();
 }
 
-/** The sessions open on a database now (their rows; file rows are not sessions). */
-async function openSessions(ctx: AppContext, resourceId: number): Promise<number[]> {
-  const rows = await ctx.db
-    .selectFrom('tunnel_connection')
-    .select('id')
-    .where('resource_id', '=', resourceId)
-    .where('ended_at', 'is', null)
-    .where('op', '=', '')
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 async function teamDatabase(ctx: AppContext, auth: AuthContext, id: number) {
   const row = await teamResource(ctx, auth, id);
   if (!isDatabase(row.os)) throw new AppError('InvalidResource');
@@ -69,7 +58,7 @@ export async function databaseSecurity(
     notice_status: row.notice_status,
     approve_accounts: await people(ctx, row.id, 'approver'),
     notice_accounts: await people(ctx, row.id, 'notice'),
-    online: (await openSessions(ctx, row.id)).length,
+    online: (await openSessionIds(ctx, { resourceId: row.id })).length,
   };
 }
 
@@ -116,6 +105,7 @@ export async function updateDatabaseSecurity(
   });
   // Sessions read the rules when they start: the open ones go now if the administrator asked,
   // each told why, so that nobody works on under the rules just replaced.
-  if (body.cut_sessions) await cutSessions(ctx, await openSessions(ctx, row.id), 'RulesChanged');
+  if (body.cut_sessions)
+    await cutSessions(ctx, await openSessionIds(ctx, { resourceId: row.id }), 'RulesChanged');
   return databaseSecurity(ctx, auth, row.id);
 }

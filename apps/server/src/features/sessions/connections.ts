@@ -74,6 +74,30 @@ export async function openConnection(
   return row.id;
 }
 
+/**
+ * The sessions open now on a resource, or on a cluster's resources (every team's: rules and
+ * security mode are the resource's and the cluster's), optionally of some ways only; the ids
+ * the settings forms count and cut when their rules change.
+ */
+export async function openSessionIds(
+  ctx: AppContext,
+  scope: { resourceId: number } | { networkId: number },
+  ways?: readonly string[],
+): Promise<number[]> {
+  let q = ctx.db
+    .selectFrom('tunnel_connection')
+    .innerJoin('resource', 'resource.id', 'tunnel_connection.resource_id')
+    .select('tunnel_connection.id')
+    .where('tunnel_connection.ended_at', 'is', null)
+    .where('tunnel_connection.op', '=', '');
+  q =
+    'resourceId' in scope
+      ? q.where('tunnel_connection.resource_id', '=', scope.resourceId)
+      : q.where('resource.network_id', '=', scope.networkId);
+  if (ways) q = q.where('tunnel_connection.way', 'in', [...ways]);
+  return (await q.execute()).map((r) => r.id);
+}
+
 /** Ids per ending update, well under either backend's parameter limit. */
 const IDS_PER_UPDATE = 10_000;
 

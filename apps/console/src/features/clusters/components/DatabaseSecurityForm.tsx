@@ -1,18 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import {
-  Alert,
-  App,
-  Button,
-  Checkbox,
-  Divider,
-  Input,
-  Select,
-  Space,
-  Spin,
-  Switch,
-  Tag,
-  Typography,
-} from 'antd';
+import { App, Button, Divider, Input, Select, Space, Spin, Switch, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SQL_OPS } from '@portcullis/contract';
 import { useErrorText } from '../../../shared/i18n/errors';
@@ -23,6 +10,7 @@ import {
   useUpdateDatabaseSecurityMutation,
   type DatabaseSecurity,
 } from '../api';
+import { OpenSessionsNotice } from './OpenSessionsNotice';
 
 type SqlOp = (typeof SQL_OPS)[number];
 interface SqlRule {
@@ -223,19 +211,12 @@ function SecurityEditor({
         style={{ width: '100%', marginTop: 8 }}
       />
       <Divider />
-      {initial.online > 0 ? (
-        <Alert
-          type="info"
-          showIcon
-          style={{ marginBottom: 16 }}
-          message={t('clusters.security.online', { count: initial.online })}
-          description={
-            <Checkbox checked={cutSessions} onChange={(e) => setCutSessions(e.target.checked)}>
-              {t('clusters.security.cutOnSave', { count: initial.online })}
-            </Checkbox>
-          }
-        />
-      ) : null}
+      <OpenSessionsNotice
+        open={initial.online}
+        texts={{ online: 'clusters.security.online', cutOnSave: 'clusters.security.cutOnSave' }}
+        cut={cutSessions}
+        onCutChange={setCutSessions}
+      />
       <Space>
         <Button onClick={() => panel.close(panelKey)}>{t('common.action.cancel')}</Button>
         <Button type="primary" disabled={blocked} loading={mutation.isPending} onClick={onSave}>

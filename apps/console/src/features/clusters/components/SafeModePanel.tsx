@@ -1,17 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import {
-  Alert,
-  App,
-  Button,
-  Checkbox,
-  Divider,
-  Input,
-  Select,
-  Space,
-  Spin,
-  Switch,
-  Typography,
-} from 'antd';
+import { App, Button, Divider, Input, Select, Space, Spin, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../shared/i18n/errors';
 import { usePanel } from '../../../shared/panel/panel-context';
@@ -25,6 +13,7 @@ import {
   type SafeMode,
 } from '../api';
 import { splitCommands } from '../rules';
+import { OpenSessionsNotice } from './OpenSessionsNotice';
 
 export const SAFE_MODE_PANEL = 'panel/clusters/safe-mode';
 
@@ -174,19 +163,12 @@ function SafeModeForm({
         style={{ width: '100%', marginTop: 8 }}
       />
       <Divider />
-      {initial.online > 0 ? (
-        <Alert
-          type="info"
-          showIcon
-          style={{ marginBottom: 16 }}
-          message={t('clusters.safeMode.online', { count: initial.online })}
-          description={
-            <Checkbox checked={cutTerminals} onChange={(e) => setCutTerminals(e.target.checked)}>
-              {t('clusters.safeMode.cutOnSave', { count: initial.online })}
-            </Checkbox>
-          }
-        />
-      ) : null}
+      <OpenSessionsNotice
+        open={initial.online}
+        texts={{ online: 'clusters.safeMode.online', cutOnSave: 'clusters.safeMode.cutOnSave' }}
+        cut={cutTerminals}
+        onCutChange={setCutTerminals}
+      />
       <Space>
         <Button onClick={() => panel.close(SAFE_MODE_PANEL)}>{t('common.action.cancel')}</Button>
         <Button type="primary" disabled={blocked} loading={save.isPending} onClick={onSave}>

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { Card, Skeleton, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '../../../shared/components/LoadFailed';
-import { useCountersQuery } from '../api';
+import { useSummaryQuery } from '../../../shared/api/summary';
 
 const COUNTERS = [
   { key: 'resources', label: 'dashboard.counter.resources' },
@@ -18,7 +18,7 @@ const COUNTERS = [
 
 export function Counters(): ReactNode {
   const { t } = useTranslation();
-  const summary = useCountersQuery();
+  const summary = useSummaryQuery();
   if (summary.isError) {
     return <LoadFailed error={summary.error} onRetry={() => void summary.refetch()} />;
   }
